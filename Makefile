@@ -1,0 +1,201 @@
+# Builds the kernel for one architecture out of tree into build/<arch>/,
+# the host library and unit tests into build/host/, and runs everything.
+#
+#   make [ARCH=i386|arm]     kernel.elf            make run [ARCH=..] [SMP=N]
+#   make iso                 GRUB ISO (i386)        make run-iso
+#   make test                every test (both arches, host)
+#   make defconfig | olddefconfig | menuconfig     make clean
+#
+# Per-directory object lists live in <dir>/build.mk ("obj-y += x.o").
+
+ARCH ?= i386
+SMP ?= 1
+MEM ?= 128M
+BUILD := build/$(ARCH)
+HOST_BUILD := build/host
+
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
+
+# kconfiglib is a Debian package, so prefer Debian's python3 over any
+# other python3 earlier on PATH.
+KPYTHON := $(firstword $(foreach p,/usr/bin/python3 python3,\
+	$(if $(shell $(p) -c 'import kconfiglib' 2>/dev/null && echo y),$(p))) python3)
+
+.PHONY: all kernel iso run run-iso test host-tests boot-tests bench clean \
+	defconfig olddefconfig menuconfig setup check-tools help
+
+all: kernel
+
+# ---------------------------------------------------------------- config
+CONFIG := $(BUILD)/.config
+AUTOCONF := $(BUILD)/include/generated/autoconf.h
+KCONFIG_FILES := Kconfig $(wildcard */Kconfig arch/*/Kconfig)
+
+export ARCH
+
+$(CONFIG): $(KCONFIG_FILES)
+	$(Q)if [ -f $@ ]; then $(KPYTHON) tools/kconfig.py olddefconfig $(BUILD); \
+	else $(KPYTHON) tools/kconfig.py defconfig $(BUILD); fi
+	$(Q)touch $@
+
+$(AUTOCONF): $(CONFIG)
+	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
+
+defconfig:
+	$(Q)rm -f $(CONFIG)
+	$(Q)$(KPYTHON) tools/kconfig.py defconfig $(BUILD)
+	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
+
+olddefconfig:
+	$(Q)$(KPYTHON) tools/kconfig.py olddefconfig $(BUILD)
+	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
+
+menuconfig:
+	$(Q)$(KPYTHON) tools/kconfig.py menuconfig $(BUILD)
+	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
+
+ifeq ($(filter defconfig olddefconfig menuconfig clean setup help,$(MAKECMDGOALS)),)
+-include $(CONFIG)
+endif
+
+# ---------------------------------------------------------------- kernel
+include arch/$(ARCH)/arch.mk
+
+CC := $(CROSS_COMPILE)gcc
+OBJCOPY := $(CROSS_COMPILE)objcopy
+NM := $(CROSS_COMPILE)nm
+
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+	-nostdinc -isystem $(shell $(CC) -print-file-name=include) \
+	-fno-pie -fno-stack-protector -fno-omit-frame-pointer \
+	-fno-optimize-sibling-calls -fno-common -MMD -MP \
+	-Iinclude -Iarch/$(ARCH)/include -I$(BUILD)/include \
+	-include $(AUTOCONF) $(ARCH_CFLAGS)
+KASFLAGS := $(KCFLAGS) -D__ASSEMBLY__
+KLDFLAGS := -nostdlib -nostartfiles -Wl,--build-id=none \
+	-Wl,-T,linker/$(ARCH).ld $(ARCH_LDFLAGS)
+
+# Every source of directory $(1) as objects relative to it: the .S and
+# .c files except the self-tests (*_test.c), which test-objs lists.
+src-objs = $(patsubst $(1)/%,%,$(patsubst %.c,%.o,$(filter-out \
+	%_test.c,$(wildcard $(1)/*.c))) $(patsubst %.S,%.o,$(wildcard $(1)/*.S)))
+test-objs = $(patsubst $(1)/%.c,%.o,$(wildcard $(1)/*_test.c))
+
+KOBJS :=
+KDIRS := boot/$(ARCH) arch/$(ARCH) kernel mm lib
+
+define add_dir
+obj-y :=
+include $(1)/build.mk
+KOBJS += $$(addprefix $(BUILD)/$(1)/,$$(obj-y))
+endef
+$(foreach d,$(KDIRS),$(eval $(call add_dir,$(d))))
+
+KERNEL := $(BUILD)/kernel.elf
+
+kernel: check-tools $(KERNEL)
+
+$(KERNEL): $(KOBJS) linker/$(ARCH).ld
+	@echo "  LD      $@"
+	$(Q)$(CC) $(KCFLAGS) $(KLDFLAGS) -o $@ $(KOBJS) -lgcc
+
+$(BUILD)/%.o: %.c $(AUTOCONF)
+	@echo "  CC      $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.S $(AUTOCONF)
+	@echo "  AS      $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(KASFLAGS) -c $< -o $@
+
+-include $(KOBJS:.o=.d)
+
+# ---------------------------------------------------------------- iso
+ISO := $(BUILD)/kernel.iso
+
+iso: check-tools $(ISO)
+
+$(ISO): $(KERNEL) boot/grub/grub.cfg
+	@echo "  ISO     $@"
+	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
+	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kernel.elf
+	$(Q)cp boot/grub/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
+	$(Q)grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/iso.log 2>&1 || \
+		{ cat $(BUILD)/iso.log; exit 1; }
+
+# ---------------------------------------------------------------- run
+run: kernel
+	$(Q)tools/run --arch $(ARCH) --smp $(SMP) --mem $(MEM) \
+		$(if $(GDB),--gdb) $(if $(APPEND),--append '$(APPEND)') $(KERNEL)
+
+run-iso: iso
+	$(Q)tools/run --arch $(ARCH) --smp $(SMP) --mem $(MEM) --iso $(ISO)
+
+# ---------------------------------------------------------------- host
+# lib/ and mm/ (and the bits of kernel/ that do not touch hardware) built
+# for the host with ASan/UBSan, for unit tests, fuzzing and benchmarks.
+HOST_CC ?= gcc
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -fno-builtin -U_FORTIFY_SOURCE \
+	-D_FORTIFY_SOURCE=0 -DHOST_BUILD -MMD -MP \
+	-Iinclude -Iarch/host/include -include arch/host/include/asm/host-names.h
+HOST_LDFLAGS := -fsanitize=address,undefined
+
+include tests/host/build.mk
+
+HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/%.o,$(HOST_LIB_SRCS))
+HOST_TESTS := $(patsubst tests/host/%.c,$(HOST_BUILD)/tests/%,$(HOST_TEST_SRCS))
+
+$(HOST_BUILD)/libkhost.a: $(HOST_LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(HOST_BUILD)/%.o: %.c
+	@echo "  HOSTCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_CFLAGS) -c $< -o $@
+
+$(HOST_BUILD)/tests/libc_ref.o: tests/host/libc_ref.c
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -std=gnu11 -g -O1 -Wall -Wextra -Werror -c $< -o $@
+
+$(HOST_BUILD)/tests/%: $(HOST_BUILD)/tests/host/%.o $(HOST_BUILD)/libkhost.a \
+		$(HOST_BUILD)/tests/libc_ref.o
+	@echo "  HOSTLD  $@"
+	$(Q)$(HOST_CC) $(HOST_LDFLAGS) -o $@ $< $(HOST_BUILD)/tests/libc_ref.o \
+		$(HOST_BUILD)/libkhost.a -lcmocka
+
+-include $(HOST_LIB_OBJS:.o=.d)
+
+host-tests: check-tools $(HOST_TESTS)
+
+# ---------------------------------------------------------------- tests
+BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
+
+# Both kernels, the ISO and the host tests first, then one prove run.
+test: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
+	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
+	$(Q)$(MAKE) --no-print-directory host-tests
+	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' -j2 --timer \
+		$(HOST_TESTS) $(BOOT_TESTS)
+
+# ---------------------------------------------------------------- setup
+# Installs missing tools when one of them is not found.
+check-tools:
+	$(Q)tools/setup --if-missing
+
+setup:
+	$(Q)tools/setup
+
+clean:
+	rm -rf build
+
+help:
+	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'

@@ -1,0 +1,38 @@
+/* i386 inline pieces of the arch contract (see include/kernel/arch.h). */
+#ifndef ASM_ARCH_H
+#define ASM_ARCH_H
+
+#define ARCH_NAME "i386"
+
+#define EFLAGS_IF (1u << 9)
+
+static inline unsigned long arch_irq_save(void)
+{
+	unsigned long flags;
+
+	__asm__ __volatile__("pushfl; popl %0; cli" : "=r"(flags) : : "memory");
+	return flags;
+}
+
+static inline void arch_irq_restore(unsigned long flags)
+{
+	if (flags & EFLAGS_IF)
+		__asm__ __volatile__("sti" : : : "memory");
+}
+
+static inline void arch_irq_enable(void)
+{
+	__asm__ __volatile__("sti" : : : "memory");
+}
+
+static inline void arch_cpu_relax(void)
+{
+	__asm__ __volatile__("pause" : : : "memory");
+}
+
+static inline void arch_wait_for_interrupt(void)
+{
+	__asm__ __volatile__("hlt" : : : "memory");
+}
+
+#endif

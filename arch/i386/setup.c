@@ -1,0 +1,14 @@
+/* i386 early setup: console, descriptor tables, boot info, then the kernel. */
+#include <kernel/init.h>
+#include <asm/i386.h>
+
+void arch_start(u32 magic, u32 info_addr);
+
+void arch_start(u32 magic, u32 info_addr)
+{
+	uart_init();
+	gdt_init();
+	idt_init();
+	multiboot_parse(magic, info_addr);
+	kernel_main();
+}

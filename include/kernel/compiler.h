@@ -1,0 +1,39 @@
+/* Compiler attributes and small helpers shared by every file of the kernel. */
+#ifndef KERNEL_COMPILER_H
+#define KERNEL_COMPILER_H
+
+#define __section(s) __attribute__((section(s)))
+#define __used __attribute__((used))
+#define __noreturn __attribute__((noreturn))
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+#define __aligned(x) __attribute__((aligned(x)))
+#define __packed __attribute__((packed))
+#define __weak __attribute__((weak))
+#define __maybe_unused __attribute__((unused))
+#define __noinline __attribute__((noinline))
+#ifndef __always_inline
+#define __always_inline inline __attribute__((always_inline))
+#endif
+
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
+/* Stops the compiler from moving memory accesses across this point. */
+#define barrier() __asm__ __volatile__("" ::: "memory")
+
+#define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
+#define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+
+/*
+ * Code and data only needed during boot. Without CONFIG_DEBUG_KEEP_INIT
+ * the pages holding them are given back to the page allocator.
+ */
+#define __init __section(".init.text") __noinline
+#define __initdata __section(".init.data")
+
+#define __stringify_1(x) #x
+#define __stringify(x) __stringify_1(x)
+#define __concat_1(a, b) a##b
+#define __concat(a, b) __concat_1(a, b)
+
+#endif

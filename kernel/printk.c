@@ -1,0 +1,51 @@
+/* printk and panic: formatted console output and the last words. */
+#include <kernel/printk.h>
+#include <kernel/console.h>
+#include <kernel/arch.h>
+#include <kernel/init.h>
+#include <kernel/string.h>
+
+#define PRINTK_BUF_SIZE 512
+
+/* Set once a panic starts; from then on only the panicking CPU prints. */
+static volatile int panic_in_progress;
+
+int vprintk(const char *fmt, va_list ap)
+{
+	char buf[PRINTK_BUF_SIZE];
+	int len = vsnprintf(buf, sizeof(buf), fmt, ap);
+
+	if (len >= (int)sizeof(buf))
+		len = sizeof(buf) - 1;
+	console_write(buf, len);
+	return len;
+}
+
+int printk(const char *fmt, ...)
+{
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vprintk(fmt, ap);
+	va_end(ap);
+	return len;
+}
+
+void panic(const char *fmt, ...)
+{
+	va_list ap;
+
+	arch_irq_save();
+	if (__atomic_exchange_n(&panic_in_progress, 1, __ATOMIC_SEQ_CST))
+		arch_halt();	/* a panic while panicking: stop quietly */
+
+	printk("panic: ");
+	va_start(ap, fmt);
+	vprintk(fmt, ap);
+	va_end(ap);
+	printk("\n");
+	if (test_mode)
+		arch_test_exit(1);
+	arch_halt();
+}

@@ -1,0 +1,141 @@
+"""Boots the kernel in QEMU (through tools/run) for the boot tests.
+
+A Kernel object sends input to the serial console, waits for output
+patterns and collects QEMU's exit status. Timeouts only catch hangs:
+every wait is bounded and QEMU is always killed at the end.
+"""
+import os
+import re
+import signal
+import subprocess
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+PROMPT = "kernel> "
+
+
+class Timeout(Exception):
+    pass
+
+
+def kernel_image(arch):
+    return os.path.join(ROOT, "build", arch, "kernel.elf")
+
+
+class Kernel:
+    """One QEMU run. Use as a context manager so QEMU never outlives it."""
+
+    def __init__(self, arch, append="", smp=1, iso=None, test=True,
+                 stdin_data=None, extra=()):
+        cmd = [os.path.join(ROOT, "tools", "run"), "--arch", arch,
+               "--smp", str(smp)]
+        if test:
+            cmd.append("--test")
+        if iso:
+            cmd += ["--iso", iso]
+        else:
+            if append:
+                cmd += ["--append", append]
+            cmd.append(kernel_image(arch))
+        cmd += list(extra)
+        self.arch = arch
+        self.output = ""
+        self.pos = 0
+        self._cond = threading.Condition()
+        self._eof = False
+        self.proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT, start_new_session=True)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        if stdin_data is not None:
+            self.proc.stdin.write(stdin_data.encode())
+            self.proc.stdin.close()
+
+    def _read(self):
+        while True:
+            chunk = self.proc.stdout.read1(4096)
+            with self._cond:
+                if not chunk:
+                    self._eof = True
+                    self._cond.notify_all()
+                    return
+                self.output += chunk.decode("utf-8", "replace").replace("\r", "")
+                self._cond.notify_all()
+
+    def expect(self, pattern, timeout=20):
+        """Waits for pattern (a regex) after the last match; returns the match."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                m = regex.search(self.output, self.pos)
+                if m:
+                    self.pos = m.end()
+                    return m
+                left = deadline - time.monotonic()
+                if self._eof or left <= 0:
+                    why = "QEMU exited" if self._eof else "timed out"
+                    raise Timeout("%s waiting for %r" % (why, pattern))
+                self._cond.wait(left)
+
+    def since(self, start):
+        """Output from offset start up to the last match."""
+        return self.output[start:self.pos]
+
+    def send(self, text):
+        self.proc.stdin.write(text.encode())
+        self.proc.stdin.flush()
+
+    def command(self, line, timeout=20):
+        """Types line at the prompt and returns what it printed before the next prompt."""
+        self.send(line + "\n")
+        start = self.pos
+        self.expect(re.escape(PROMPT), timeout)
+        return self.output[start:self.pos - len(PROMPT)]
+
+    def wait(self, timeout=20):
+        """QEMU's (tools/run's) exit status, or None if it had to be killed."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            return None
+
+    def kill(self):
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.kill()
+        self._reader.join(5)
+        return False
+
+
+class Tap:
+    """Minimal TAP producer: numbered results, diagnostics, a final plan."""
+
+    def __init__(self):
+        self.n = 0
+        self.failed = 0
+
+    def ok(self, cond, name, diag=""):
+        self.n += 1
+        print("%sok %d - %s" % ("" if cond else "not ", self.n, name), flush=True)
+        if not cond:
+            self.failed += 1
+            for line in str(diag).splitlines()[-40:]:
+                print("#   " + line)
+        return cond
+
+    def done(self):
+        print("1..%d" % self.n, flush=True)
+        return 1 if self.failed else 0
