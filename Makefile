@@ -175,6 +175,39 @@ $(HOST_BUILD)/tests/%: $(HOST_BUILD)/tests/host/%.o $(HOST_BUILD)/libkhost.a \
 
 host-tests: check-tools $(HOST_TESTS)
 
+# ---------------------------------------------------------------- bench
+# The same host library built for speed (no sanitizers), and one binary
+# per tests/bench/*.c; tests/bench/run prints the table.
+BENCH_BUILD := build/host-bench
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-builtin \
+	-fno-omit-frame-pointer -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0 \
+	-DHOST_BUILD -DHOST_BENCH -MMD -MP -Iinclude -Iarch/host/include \
+	-include arch/host/include/asm/host-names.h
+BENCH_LIB_OBJS := $(patsubst %.c,$(BENCH_BUILD)/%.o,$(HOST_LIB_SRCS))
+BENCH_SRCS := $(wildcard tests/bench/*.c)
+BENCH_BINS := $(patsubst tests/bench/%.c,$(BENCH_BUILD)/bench/%,$(BENCH_SRCS))
+
+$(BENCH_BUILD)/%.o: %.c
+	@echo "  BENCHCC $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(BENCH_CFLAGS) -c $< -o $@
+
+$(BENCH_BUILD)/libkhost.a: $(BENCH_LIB_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(BENCH_BUILD)/bench/%: $(BENCH_BUILD)/tests/bench/%.o $(BENCH_BUILD)/libkhost.a
+	@echo "  BENCHLD $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -o $@ $< $(BENCH_BUILD)/libkhost.a
+
+-include $(BENCH_LIB_OBJS:.o=.d)
+
+bench: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel
+	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
+	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS)
+	$(Q)tests/bench/run
+
 # ---------------------------------------------------------------- tests
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
 

@@ -39,7 +39,10 @@ void kernel_main(void)
 	printk("%s\n", kernel_banner);
 	printk("command line: %s\n", boot_info.cmdline);
 
-	for (int level = INITCALL_EARLY; level <= INITCALL_LATE; level++)
+	do_initcalls(INITCALL_EARLY);
+	/* mm_init() goes here (memory management) */
+	/* paging_init() goes here (page tables) */
+	for (int level = INITCALL_CORE; level <= INITCALL_LATE; level++)
 		do_initcalls(level);
 
 	run_autorun();

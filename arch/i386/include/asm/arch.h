@@ -35,4 +35,10 @@ static inline void arch_wait_for_interrupt(void)
 	__asm__ __volatile__("hlt" : : : "memory");
 }
 
+/* Until the other CPUs are started (kernel core work) everything is CPU 0. */
+static inline unsigned int arch_cpu_id(void)
+{
+	return 0;
+}
+
 #endif

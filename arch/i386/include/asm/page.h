@@ -1,0 +1,27 @@
+/*
+ * i386 page size and virtual memory layout. RAM is identity-mapped
+ * (virtual == physical) up to LOWMEM_LIMIT; vmalloc areas live in their
+ * own window above it; the local APIC and I/O APIC sit at the top.
+ *
+ *   0x00000000  page 0, never mapped (catches NULL)
+ *   0x00001000  RAM, identity-mapped (kernel at 1 MiB)
+ *   0xC0000000  LOWMEM_LIMIT: RAM beyond this is not used
+ *   0xD0000000  VMALLOC_START .. VMALLOC_END 0xF0000000
+ *   0xFEC00000  I/O APIC, local APIC (identity, uncached)
+ */
+#ifndef ASM_PAGE_H
+#define ASM_PAGE_H
+
+#define PAGE_SHIFT 12
+#define PAGE_SIZE (1UL << PAGE_SHIFT)
+#define PAGE_MASK (~(PAGE_SIZE - 1))
+
+#define LOWMEM_LIMIT 0xC0000000UL
+#define VMALLOC_START 0xD0000000UL
+#define VMALLOC_END 0xF0000000UL
+
+/* The linear map is the identity. */
+#define __pa(vaddr) ((unsigned long)(vaddr))
+#define __va(paddr) ((void *)(unsigned long)(paddr))
+
+#endif
