@@ -54,7 +54,7 @@ static const char *const fdt_errors[FDT_ERR_MAX] = {
 	[FDT_ERR_BADSTROFF] = "property name lies outside the strings block",
 	[FDT_ERR_NESTING] = "unbalanced node nesting",
 	[FDT_ERR_NOEND] = "structure block does not end with FDT_END",
-	[FDT_ERR_BADSTRUCTURE] = "not exactly one root node, or a stray property",
+	[FDT_ERR_BADSTRUCTURE] = "no single root node, or a stray property",
 	[FDT_ERR_BADOFFSET] = "offset is not a node or property",
 	[FDT_ERR_BADPATH] = "path does not start with '/'",
 	[FDT_ERR_BADVALUE] = "property has the wrong size",
@@ -309,11 +309,11 @@ int fdt_get_mem_rsv(const void *blob, int index, u64 *base, u64 *size)
 /* Fails unless a node starts at offset node; returns where its body starts. */
 static int node_body(const struct fdt_view *v, int node)
 {
-	int next, tag = next_tag(v, node, &next);
+	int next;
 
-	if (tag == FDT_BEGIN_NODE)
-		return next;
-	return tag < 0 ? tag : -FDT_ERR_BADOFFSET;
+	if (next_tag(v, node, &next) != FDT_BEGIN_NODE)
+		return -FDT_ERR_BADOFFSET;
+	return next;
 }
 
 static int walk_next_node(const struct fdt_view *v, int node, int *depth)
@@ -469,10 +469,10 @@ static int first_prop(const struct fdt_view *v, int node)
 
 static int next_prop(const struct fdt_view *v, int prop)
 {
-	int next, tag = next_tag(v, prop, &next);
+	int next;
 
-	if (tag != FDT_PROP)
-		return tag < 0 ? tag : -FDT_ERR_BADOFFSET;
+	if (next_tag(v, prop, &next) != FDT_PROP)
+		return -FDT_ERR_BADOFFSET;
 	return prop_from(v, next);
 }
 

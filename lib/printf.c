@@ -77,13 +77,20 @@ static int to_digits(char *end, unsigned long long num, unsigned int base,
 		     bool upper)
 {
 	const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	unsigned long small;
 	int n = 0;
 
-	do {
+	/* Only the high digits need the slow 64-bit division of 32-bit CPUs. */
+	for (; num > ~0UL; n++) {
 		*--end = digits[num % base];
 		num /= base;
+	}
+	small = num;
+	do {
+		*--end = digits[small % base];
+		small /= base;
 		n++;
-	} while (num);
+	} while (small);
 	return n;
 }
 

@@ -277,7 +277,7 @@ int kstrtol(const char *s, unsigned int base, long *res)
 	if (negative) {
 		if (val > (unsigned long long)LONG_MAX + 1)
 			return -1;
-		/* Negate in unsigned arithmetic so LONG_MIN does not overflow. */
+		/* Negating in unsigned arithmetic keeps LONG_MIN defined. */
 		*res = (long)(0 - (unsigned long)val);
 	} else {
 		if (val > LONG_MAX)

@@ -1,4 +1,4 @@
-/* Reads flattened device trees (DTB v16/v17), as boot loaders hand them over. */
+/* Reads flattened device trees (DTB v16/v17) as boot loaders pass them. */
 #ifndef KERNEL_FDT_H
 #define KERNEL_FDT_H
 
@@ -22,11 +22,11 @@ enum fdt_error {
 	FDT_ERR_BADSTROFF,	/* property name outside the strings block */
 	FDT_ERR_NESTING,	/* BEGIN_NODE and END_NODE do not balance */
 	FDT_ERR_NOEND,		/* structure block ends without FDT_END */
-	FDT_ERR_BADSTRUCTURE,	/* no single root node, or a stray property */
+	FDT_ERR_BADSTRUCTURE,	/* not one root node, or a stray property */
 	FDT_ERR_BADOFFSET,	/* the offset passed is not a node/property */
 	FDT_ERR_BADPATH,	/* path does not start with '/' */
-	FDT_ERR_BADVALUE,	/* property has the wrong size for the request */
-	FDT_ERR_BADCELLS,	/* #address-cells or #size-cells out of range */
+	FDT_ERR_BADVALUE,	/* property has the wrong size */
+	FDT_ERR_BADCELLS,	/* #address-cells/#size-cells out of range */
 	FDT_ERR_MAX,
 };
 

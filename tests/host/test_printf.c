@@ -251,7 +251,8 @@ static void test_pointer(void **state)
 	expect(want, (int)strlen(want), buf, n);
 	n = snprintf(buf, sizeof(buf), "[%-24p]", (void *)0xab);
 	libc_snprintf(want, sizeof(want), "[%-24s]",
-		      sizeof(void *) == 4 ? "0x000000ab" : "0x00000000000000ab");
+		      sizeof(void *) == 4 ? "0x000000ab" :
+					    "0x00000000000000ab");
 	expect(want, (int)strlen(want), buf, n);
 }
 

@@ -1,4 +1,4 @@
-/* Renames kernel functions that share a name with libc, so host tests can link both. */
+/* Host builds: renames kernel functions that clash with libc (kt_ prefix). */
 #ifndef ASM_HOST_NAMES_H
 #define ASM_HOST_NAMES_H
 
