@@ -22,7 +22,7 @@ enum fdt_error {
 	FDT_ERR_BADSTROFF,	/* property name outside the strings block */
 	FDT_ERR_NESTING,	/* BEGIN_NODE and END_NODE do not balance */
 	FDT_ERR_NOEND,		/* structure block ends without FDT_END */
-	FDT_ERR_BADSTRUCTURE,	/* not one root node, or a stray property */
+	FDT_ERR_BADSTRUCTURE,	/* not one root, or a stray property */
 	FDT_ERR_BADOFFSET,	/* the offset passed is not a node/property */
 	FDT_ERR_BADPATH,	/* path does not start with '/' */
 	FDT_ERR_BADVALUE,	/* property has the wrong size */
