@@ -103,7 +103,8 @@ static int view_header(struct fdt_view *v, const u8 *b, size_t max_size)
 	if (v->totalsize > MAX_TOTALSIZE ||
 	    v->totalsize < (version >= 17 ? HDR_LEN_V17 : HDR_LEN_V16))
 		return -FDT_ERR_BADLAYOUT;
-	return version;
+	/* Later versions keep the v17 layout, as last_comp_version says. */
+	return version >= 17 ? 17 : 16;
 }
 
 /* Reads and checks the header; sets up v for the walks below. */
@@ -122,12 +123,13 @@ static int view_init(struct fdt_view *v, const void *blob, size_t max_size)
 	v->rsv_off = hdr(b, HDR_OFF_RSVMAP);
 	v->str_size = hdr(b, HDR_SIZE_STRINGS);
 	/* Version 16 has no structure size: it runs to the end. */
-	v->st_size = version >= 17 ? hdr(b, HDR_SIZE_STRUCT) :
-		     st_off <= v->totalsize ? v->totalsize - st_off : 0;
+	if (version >= 17)
+		v->st_size = hdr(b, HDR_SIZE_STRUCT);
+	else
+		v->st_size = st_off <= v->totalsize ? v->totalsize - st_off : 0;
 	if (!block_inside(st_off, v->st_size, hdr_len, v->totalsize) ||
 	    !block_inside(str_off, v->str_size, hdr_len, v->totalsize) ||
-	    !block_inside(v->rsv_off, 0, hdr_len, v->totalsize) ||
-	    st_off % 4)
+	    !block_inside(v->rsv_off, 0, hdr_len, v->totalsize) || st_off % 4)
 		return -FDT_ERR_BADLAYOUT;
 	v->st = b + st_off;
 	v->str = b + str_off;
@@ -538,8 +540,7 @@ static const void *find_prop(const struct fdt_view *v, int node,
 	return NULL;
 }
 
-const void *fdt_getprop(const void *blob, int node, const char *name,
-			int *lenp)
+const void *fdt_getprop(const void *blob, int node, const char *name, int *lenp)
 {
 	struct fdt_view v;
 	int len, err = view_init(&v, blob, SIZE_MAX);

@@ -13,7 +13,8 @@
 
 /* <limits.h> is not available to every freestanding cross compiler. */
 #define INT_MAX __INT_MAX__
-#define INT_MIN (-INT_MAX - 1)
+/* Largest width or precision honoured. */
+#define FIELD_MAX (INT_MAX / 4)
 
 enum length {
 	LEN_NONE,
@@ -50,8 +51,11 @@ static void out_char(struct out *o, char c)
 
 static void out_repeat(struct out *o, char c, int count)
 {
-	while (count-- > 0)
+	for (; count > 0 && o->pos + 1 < o->size; count--)
 		out_char(o, c);
+	/* Past the end of the buffer only the length still counts. */
+	if (count > 0)
+		o->pos += count;
 }
 
 static void out_mem(struct out *o, const char *s, size_t len)
@@ -60,8 +64,8 @@ static void out_mem(struct out *o, const char *s, size_t len)
 		out_char(o, *s++);
 }
 
-static void out_padded(struct out *o, const struct spec *spec,
-		       const char *s, size_t len)
+static void out_padded(struct out *o, const struct spec *spec, const char *s,
+		       size_t len)
 {
 	int pad = spec->width > (int)len ? spec->width - (int)len : 0;
 
@@ -104,6 +108,17 @@ static const char *number_prefix(const struct spec *spec, unsigned int base,
 	return "";
 }
 
+static char number_sign(const struct spec *spec, bool negative)
+{
+	if (negative)
+		return '-';
+	if (spec->flags & FL_PLUS)
+		return '+';
+	if (spec->flags & FL_SPACE)
+		return ' ';
+	return 0;
+}
+
 /*
  * Prints an integer as C does: sign or prefix, then zeros up to the
  * precision, with the width filled by spaces or, for '0', by zeros
@@ -115,8 +130,7 @@ static void out_number(struct out *o, const struct spec *spec,
 {
 	char tmp[24];
 	const char *prefix = number_prefix(spec, base, upper, num);
-	char sign = negative ? '-' : (spec->flags & FL_PLUS) ? '+' :
-		    (spec->flags & FL_SPACE) ? ' ' : 0;
+	char sign = number_sign(spec, negative);
 	int ndigits = to_digits(tmp + sizeof(tmp), num, base, upper);
 	int plen = prefix[0] ? 2 : 0;
 	int zeros, pad;
@@ -222,9 +236,11 @@ static long long fetch_signed(enum length length, va_list *ap)
 static void out_signed(struct out *o, const struct spec *spec, va_list *ap)
 {
 	long long v = fetch_signed(spec->length, ap);
-	/* Negating in unsigned arithmetic keeps LLONG_MIN defined. */
-	unsigned long long mag = v < 0 ? 0 - (unsigned long long)v :
-				 (unsigned long long)v;
+	/* Negated in unsigned arithmetic, which keeps LLONG_MIN defined. */
+	unsigned long long mag = v;
+
+	if (v < 0)
+		mag = 0 - mag;
 
 	out_number(o, spec, mag, v < 0, 10, false);
 }
@@ -265,29 +281,35 @@ static const char *parse_flags(const char *fmt, struct spec *spec)
 	}
 }
 
-/* Reads a decimal field or '*'; saturates instead of overflowing. */
+/*
+ * Reads a decimal field or '*'. Values saturate at FIELD_MAX, so that
+ * adding up widths, precisions and digits can never overflow an int.
+ */
 static const char *parse_int(const char *fmt, int *val, va_list *ap)
 {
 	if (*fmt == '*') {
 		*val = va_arg(*ap, int);
+		if (*val > FIELD_MAX || *val < -FIELD_MAX)
+			*val = *val < 0 ? -FIELD_MAX : FIELD_MAX;
 		return fmt + 1;
 	}
 	*val = 0;
 	for (; isdigit(*fmt); fmt++) {
-		if (*val <= (INT_MAX - 9) / 10)
+		if (*val > (FIELD_MAX - 9) / 10)
+			*val = FIELD_MAX;
+		else
 			*val = *val * 10 + (*fmt - '0');
 	}
 	return fmt;
 }
 
-static const char *parse_width(const char *fmt, struct spec *spec,
-			       va_list *ap)
+static const char *parse_width(const char *fmt, struct spec *spec, va_list *ap)
 {
 	fmt = parse_int(fmt, &spec->width, ap);
 	/* A negative '*' width means '-' with its absolute value. */
 	if (spec->width < 0) {
 		spec->flags |= FL_LEFT;
-		spec->width = spec->width == INT_MIN ? INT_MAX : -spec->width;
+		spec->width = -spec->width;
 	}
 	return fmt;
 }

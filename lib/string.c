@@ -217,8 +217,7 @@ static int digit_value(char c)
 /* Picks the base from the prefix as C does, and skips a "0x" that fits it. */
 static const char *parse_base(const char *s, unsigned int *base)
 {
-	bool hex_prefix = s[0] == '0' && tolower(s[1]) == 'x' &&
-			  isxdigit(s[2]);
+	bool hex_prefix = s[0] == '0' && tolower(s[1]) == 'x' && isxdigit(s[2]);
 
 	if (*base == 0) {
 		if (hex_prefix)

@@ -9,7 +9,7 @@
 /*
  * Formats like C's printf with the subset the kernel uses:
  * %d %i %u %x %X %p %s %c %%, the l, ll and z length modifiers,
- * width, precision (also as '*'), and the '0' and '-' flags.
+ * width, precision (also as '*'), and the flags 0 - + space #.
  * Returns the length the full output would have, as C99 does.
  */
 int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);

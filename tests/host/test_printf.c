@@ -61,10 +61,10 @@ static void __printf(2, 3) check_at(int line, const char *fmt, ...)
  * For combinations the compiler warns about although C defines them
  * (such as '0' with a precision): the format is hidden in a variable.
  */
-#define CHECK_QUIET(fmt, ...)                                    \
-	do {                                                     \
-		static const char *quiet_fmt = fmt;              \
-		check_at(__LINE__, quiet_fmt, __VA_ARGS__);      \
+#define CHECK_QUIET(fmt, ...)                               \
+	do {                                                \
+		const char *volatile quiet_fmt = fmt;       \
+		check_at(__LINE__, quiet_fmt, __VA_ARGS__); \
 	} while (0)
 
 static void expect(const char *want, int want_len, const char *got, int len)
@@ -304,13 +304,38 @@ static void test_truncation(void **state)
 	assert_string_equal(buf, "       ");
 }
 
+static void test_huge_fields(void **state)
+{
+	/* volatile: the compiler would reject these sizes outright. */
+	const char *volatile fmt_digits = "%99999999999d|";
+	volatile int big = INT_MAX, small = INT_MIN;
+	char buf[8];
+	int n, cap;
+
+	(void)state;
+	/* Widths and precisions are capped so that lengths stay ints. */
+	cap = snprintf(NULL, 0, "%*d", big, 1);
+	assert_true(cap >= 1 << 20 && cap < INT_MAX);
+	n = snprintf(buf, sizeof(buf), "%*d", small, 1);
+	assert_int_equal(n, cap);
+	assert_string_equal(buf, "1      ");
+	n = snprintf(buf, sizeof(buf), "%.*d", big, 1);
+	assert_int_equal(n, cap);
+	assert_string_equal(buf, "0000000");
+	n = snprintf(buf, sizeof(buf), fmt_digits, 1);
+	assert_int_equal(n, cap + 1);
+	n = snprintf(buf, sizeof(buf), "%-*.*s|", big, big, "ab");
+	assert_int_equal(n, cap + 1);
+	assert_string_equal(buf, "ab     ");
+}
+
 static void test_odd_formats(void **state)
 {
 	/* Kept out of literals so the compiler's format checks stay quiet. */
-	static const char *fmt_unknown = "a%qb";
-	static const char *fmt_trailing = "abc%";
-	static const char *fmt_trailing_flags = "abc%-5l";
-	static const char *fmt_plus_unsigned = "%+u % x %+X";
+	const char *volatile fmt_unknown = "a%qb";
+	const char *volatile fmt_trailing = "abc%";
+	const char *volatile fmt_trailing_flags = "abc%-5l";
+	const char *volatile fmt_plus_unsigned = "%+u % x %+X";
 	char buf[64];
 	int n;
 
@@ -362,6 +387,7 @@ int main(void)
 		cmocka_unit_test(test_pointer),
 		cmocka_unit_test(test_pointer_extension_letters),
 		cmocka_unit_test(test_truncation),
+		cmocka_unit_test(test_huge_fields),
 		cmocka_unit_test(test_odd_formats),
 		cmocka_unit_test(test_vsnprintf_va_list),
 	};
