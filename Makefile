@@ -99,9 +99,19 @@ KERNEL := $(BUILD)/kernel.elf
 
 kernel: check-tools $(KERNEL)
 
-$(KERNEL): $(KOBJS) linker/$(ARCH).ld
+# The kernel links in passes so that it can carry its own symbol table
+# (kallsyms, docs/backtraces.md): first with an empty table, then with
+# the table of the previous image, until the table stops changing;
+# tools/kallsyms.py fails the build unless the final image holds exactly
+# the table of its own symbols. {table}, {src} and {out} are its paths.
+KALLSYMS_DIR := $(BUILD)/kallsyms
+KALLSYMS_AS = $(CC) $(filter-out -MMD -MP,$(KASFLAGS)) -c {src} -o {out}
+KALLSYMS_LD = $(CC) $(KCFLAGS) $(KLDFLAGS) -o {out} $(KOBJS) {table} -lgcc
+
+$(KERNEL): $(KOBJS) linker/$(ARCH).ld linker/sections.ld tools/kallsyms.py
 	@echo "  LD      $@"
-	$(Q)$(CC) $(KCFLAGS) $(KLDFLAGS) -o $@ $(KOBJS) -lgcc
+	$(Q)$(KPYTHON) tools/kallsyms.py link --nm '$(NM)' --dir $(KALLSYMS_DIR) \
+		--assemble '$(KALLSYMS_AS)' --link '$(KALLSYMS_LD)' --out $@
 
 $(BUILD)/%.o: %.c $(AUTOCONF)
 	@echo "  CC      $@"

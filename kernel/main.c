@@ -3,10 +3,12 @@
 #include <kernel/initcall.h>
 #include <kernel/bootinfo.h>
 #include <kernel/cmdline.h>
+#include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
 #include <kernel/version.h>
+#include <asm/mmu.h>
 
 bool test_mode;
 
@@ -40,8 +42,8 @@ void kernel_main(void)
 	printk("command line: %s\n", boot_info.cmdline);
 
 	do_initcalls(INITCALL_EARLY);
-	/* mm_init() goes here (memory management) */
-	/* paging_init() goes here (page tables) */
+	mm_init();
+	paging_init();
 	for (int level = INITCALL_CORE; level <= INITCALL_LATE; level++)
 		do_initcalls(level);
 

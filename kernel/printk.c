@@ -1,9 +1,10 @@
-/* printk and panic: formatted console output and the last words. */
+/* printk and panic: console output and the last words, with a backtrace. */
 #include <kernel/printk.h>
 #include <kernel/console.h>
 #include <kernel/arch.h>
 #include <kernel/init.h>
 #include <kernel/string.h>
+#include <kernel/stacktrace.h>
 
 #define PRINTK_BUF_SIZE 512
 
@@ -45,6 +46,7 @@ void panic(const char *fmt, ...)
 	vprintk(fmt, ap);
 	va_end(ap);
 	printk("\n");
+	dump_stack();
 	if (test_mode)
 		arch_test_exit(1);
 	arch_halt();

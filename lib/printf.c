@@ -1,6 +1,7 @@
 /* vsnprintf and snprintf: the formatter under printk, panic and the shell. */
 #include <kernel/printk.h>
 #include <kernel/ctype.h>
+#include <kernel/kallsyms.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -180,16 +181,49 @@ static void out_plain_pointer(struct out *o, const struct spec *spec,
 }
 
 /*
+ * %pS: "name+0x1c/0x80" (offset into the symbol / its size); %ps: only
+ * "name". An address no symbol holds prints as a plain pointer. Width
+ * and '-' apply to the whole text.
+ */
+static void out_symbol(struct out *o, const struct spec *spec,
+		       const void *ptr, bool with_offset)
+{
+	char buf[KSYM_NAME_MAX + 2 * 20];
+	unsigned long size, offset;
+	const char *name = kallsyms_lookup((uintptr_t)ptr, &size, &offset);
+	int len;
+
+	if (!name) {
+		out_plain_pointer(o, spec, ptr);
+		return;
+	}
+	if (with_offset)
+		len = snprintf(buf, sizeof(buf), "%.*s+0x%lx/0x%lx",
+			       KSYM_NAME_MAX, name, offset, size);
+	else
+		len = snprintf(buf, sizeof(buf), "%.*s", KSYM_NAME_MAX, name);
+	if (len >= (int)sizeof(buf))
+		len = sizeof(buf) - 1;
+	out_padded(o, spec, buf, len);
+}
+
+/*
  * Prints a %p argument. ext is the letter right after the 'p' (0 when
- * there is none). Extensions such as %pS, symbol names, go here as new
- * cases that return true, so that the caller skips the letter; for any
- * other letter the pointer prints plainly and the letter stays in the
- * format as ordinary text, as it would with C's printf.
+ * there is none). Extensions are the cases that return true, so that
+ * the caller skips the letter; for any other letter the pointer prints
+ * plainly and the letter stays in the format as ordinary text, as it
+ * would with C's printf.
  */
 static bool format_pointer(struct out *o, const struct spec *spec,
 			   const void *ptr, char ext)
 {
 	switch (ext) {
+	case 'S':
+		out_symbol(o, spec, ptr, true);
+		return true;
+	case 's':
+		out_symbol(o, spec, ptr, false);
+		return true;
 	default:
 		out_plain_pointer(o, spec, ptr);
 		return false;

@@ -1,7 +1,13 @@
-/* ARM exceptions: name the fault, dump the registers, panic. */
+/*
+ * ARM exceptions: IRQs go to the GIC driver; everything else names the
+ * fault, dumps the registers and panics.
+ */
 #include <kernel/arch.h>
 #include <kernel/printk.h>
+#include <kernel/vmalloc.h>
+#include <kernel/stacktrace.h>
 #include <asm/arm.h>
+#include <asm/gic.h>
 
 static const char *const exception_names[] = {
 	[EXC_RESET] = "reset",
@@ -60,13 +66,22 @@ void arm_exception(struct arm_frame *f, int kind)
 {
 	const char *name = exception_names[kind];
 
+	if (kind == EXC_IRQ) {
+		gic_handle_irq();
+		return;
+	}
 	printk("\nexception: %s at %08x\n", name, f->pc);
-	if (kind == EXC_DATA_ABORT)
+	if (kind == EXC_DATA_ABORT) {
 		printk("fault status %08x, faulting address: %08x\n",
 		       read_dfsr(), read_dfar());
-	if (kind == EXC_PREFETCH_ABORT)
+		vmalloc_describe_fault(read_dfar());
+	}
+	if (kind == EXC_PREFETCH_ABORT) {
 		printk("fault status %08x, faulting address: %08x\n",
 		       read_ifsr(), read_ifar());
+		vmalloc_describe_fault(read_ifar());
+	}
 	dump_frame(f);
+	show_backtrace_from(f->pc, f->r[11]);
 	panic("unhandled exception (%s)", name);
 }

@@ -1,7 +1,10 @@
 /*
  * i386 trap entry: one small stub per vector pushes a uniform
  * (vector, error code) pair, then trap_common saves the registers as a
- * struct trap_frame and calls trap_handler().
+ * struct trap_frame and calls trap_handler(), for exceptions and
+ * interrupts alike (all 256 vectors have a stub). Interrupt gates keep
+ * IF clear until iret, and the frame lives on the interrupted thread's
+ * stack, so trap_handler() may switch threads before it returns.
  */
 #define KERNEL_DS 0x10
 
@@ -40,29 +43,32 @@ trap_common:
 	addl $8, %esp		/* vector and error code */
 	iret
 
+/* Every vector gets a stub: exceptions, interrupts and spurious ones. */
 .altmacro
-.macro all_stubs from, to
-	trap_stub \from
-	.if \to - \from
-	all_stubs %(\from + 1), \to
-	.endif
+.macro stub_for n
+	trap_stub %(\n)
 .endm
-	all_stubs 0, 47
+	.set vec, 0
+.rept 256
+	stub_for vec
+	.set vec, vec + 1
+.endr
 
-/* The stubs' addresses, for idt_init(). */
+/* The stubs' addresses, for the IDT (idt.c, irq.c). */
 .macro stub_addr n
 	.long trap_stub_\n
 .endm
-.macro all_addrs from, to
-	stub_addr \from
-	.if \to - \from
-	all_addrs %(\from + 1), \to
-	.endif
+.macro addr_for n
+	stub_addr %(\n)
 .endm
 	.section .rodata
 	.align 4
 	.global trap_stubs
 trap_stubs:
-	all_addrs 0, 47
+	.set vec, 0
+.rept 256
+	addr_for vec
+	.set vec, vec + 1
+.endr
 
 	.section .note.GNU-stack, "", @progbits

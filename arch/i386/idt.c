@@ -2,7 +2,7 @@
 #include <kernel/types.h>
 #include <asm/i386.h>
 
-#define NR_STUBS 48
+#define NR_STUBS 256
 
 struct idt_entry {
 	u16 offset_low;

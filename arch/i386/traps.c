@@ -1,9 +1,15 @@
-/* i386 exceptions: name the fault, dump the registers, panic. */
+/*
+ * i386 traps: interrupts go to irq.c; exceptions name the fault, dump
+ * the registers and panic.
+ */
 #include <kernel/arch.h>
 #include <kernel/printk.h>
+#include <kernel/vmalloc.h>
+#include <kernel/stacktrace.h>
 #include <asm/i386.h>
 
 #define VECTOR_PAGE_FAULT 14
+#define NR_EXCEPTIONS 32
 
 static const char *const exception_names[32] = {
 	"divide error", "debug", "NMI", "breakpoint", "overflow",
@@ -50,11 +56,18 @@ static void dump_frame(const struct trap_frame *f)
 
 void trap_handler(struct trap_frame *f)
 {
+	if (f->vector >= NR_EXCEPTIONS) {
+		i386_interrupt(f);
+		return;
+	}
 	printk("\nexception %u (%s) at %08x\n", f->vector,
 	       exception_name(f->vector), f->eip);
-	if (f->vector == VECTOR_PAGE_FAULT)
+	if (f->vector == VECTOR_PAGE_FAULT) {
 		printk("faulting address: %08x\n", read_cr2());
+		vmalloc_describe_fault(read_cr2());
+	}
 	dump_frame(f);
+	show_backtrace_from(f->eip, f->ebp);
 	panic("unhandled exception %u (%s)", f->vector,
 	      exception_name(f->vector));
 }

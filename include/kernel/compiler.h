@@ -13,6 +13,18 @@
 #define __noinline __attribute__((noinline))
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
+/*
+ * IS_ENABLED(CONFIG_FOO): 1 when CONFIG_FOO is defined as 1 (a "y"
+ * option in autoconf.h), else 0, usable in C expressions so that both
+ * branches are always compiled.
+ */
+#define __is_enabled_probe_1 ,
+#define __is_enabled_second(a, b, ...) b
+#define __is_enabled_expand(...) __is_enabled_second(__VA_ARGS__)
+#define __is_enabled_pick(probe) __is_enabled_expand(probe 1, 0)
+#define __is_enabled(value) __is_enabled_pick(__is_enabled_probe_##value)
+#define IS_ENABLED(option) __is_enabled(option)
+
 #endif
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -35,5 +47,17 @@
 #define __stringify(x) __stringify_1(x)
 #define __concat_1(a, b) a##b
 #define __concat(a, b) __concat_1(a, b)
+
+/*
+ * IS_ENABLED(CONFIG_FOO): 1 when CONFIG_FOO is defined as 1 (a "y"
+ * option in autoconf.h), else 0, usable in C expressions so that both
+ * branches are always compiled.
+ */
+#define __is_enabled_probe_1 ,
+#define __is_enabled_second(a, b, ...) b
+#define __is_enabled_expand(...) __is_enabled_second(__VA_ARGS__)
+#define __is_enabled_pick(probe) __is_enabled_expand(probe 1, 0)
+#define __is_enabled(value) __is_enabled_pick(__is_enabled_probe_##value)
+#define IS_ENABLED(option) __is_enabled(option)
 
 #endif

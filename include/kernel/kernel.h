@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <kernel/compiler.h>
+#include <kernel/memleak.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -20,8 +21,17 @@
 
 #define BUILD_BUG_ON(cond) _Static_assert(!(cond), #cond)
 
-/* The structure that embeds *ptr as its member. */
-#define container_of(ptr, type, member) \
+/*
+ * The structure that embeds *ptr as its member. Each use also tells the
+ * leak collector that blocks of sizeof(type) may be reached through a
+ * pointer to that member (an "alias"), see <kernel/memleak.h>.
+ */
+#define __container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
+#define container_of(ptr, type, member)                 \
+	({                                              \
+		DECLARE_MEMLEAK_OFFSET(type, member);   \
+		__container_of(ptr, type, member);      \
+	})
 
 #endif

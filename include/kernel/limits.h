@@ -13,6 +13,8 @@
 #define LLONG_MAX __LONG_LONG_MAX__
 #define LLONG_MIN (-LLONG_MAX - 1LL)
 #define ULLONG_MAX (LLONG_MAX * 2ULL + 1ULL)
+#endif
+#ifndef SIZE_MAX
 #define SIZE_MAX __SIZE_MAX__
 #endif
 

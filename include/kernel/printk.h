@@ -8,7 +8,8 @@
 
 /*
  * Formats like C's printf with the subset the kernel uses:
- * %d %i %u %x %X %p %s %c %%, the l, ll and z length modifiers,
+ * %d %i %u %x %X %p %s %c %%, %pS (func+0x1c/0x80) and %ps (func),
+ * the l, ll and z length modifiers,
  * width, precision (also as '*'), and the flags 0 - + space #.
  * Returns the length the full output would have, as C99 does.
  */

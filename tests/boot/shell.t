@@ -8,8 +8,9 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT  # noqa: E402
 
-COMMANDS = ["bootinfo", "cmdline", "crash", "echo", "help", "poweroff",
-            "reboot", "selftest", "uptime", "version"]
+COMMANDS = ["bootinfo", "bt", "cmdline", "console", "crash", "echo", "help",
+            "irqs", "meminfo", "poweroff", "ps", "reboot", "selftest", "sleep",
+            "slabinfo", "uptime", "version", "vmallocinfo"]
 
 
 def check_help(tap, arch, k):

@@ -4,6 +4,7 @@
 # vmalloc needs real page tables and stays out.
 HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 	$(wildcard arch/host/*.c) \
-	$(filter-out %_test.c mm/vmalloc.c,$(wildcard mm/*.c)) \
+	$(filter-out %_test.c mm/vmalloc%.c mm/memleak%.c mm/leaktest%.c,\
+		$(wildcard mm/*.c)) \
 	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c)
 HOST_TEST_SRCS := $(wildcard tests/host/test_*.c)

@@ -33,4 +33,13 @@
 #define tolower kt_tolower
 #define toupper kt_toupper
 
+/*
+ * The linker script symbols of the kernel image: on the host the image
+ * is the test program itself, which GNU ld delimits with these.
+ */
+#define __kernel_start __executable_start
+#define __kernel_end _end
+
+#include <asm/host-config.h>
+
 #endif

@@ -21,5 +21,9 @@ void gdt_init(void);
 void idt_init(void);
 void multiboot_parse(u32 magic, u32 info_addr);
 void trap_handler(struct trap_frame *frame);
+/* Interrupt vectors (32-255) of trap_handler(): see irq.c. */
+void i386_interrupt(struct trap_frame *frame);
+/* Registers the TSC as the clock once pit_calibrate() measured it. */
+void tsc_clock_init(void);
 
 #endif

@@ -1,0 +1,28 @@
+/* The host shim's own interface, for host unit tests and benchmarks. */
+#ifndef ASM_HOST_H
+#define ASM_HOST_H
+
+#include <stddef.h>
+
+/* The "RAM" of the host build: one mmap'd block, aligned to 4 MiB. */
+#define HOST_ARENA_SIZE (64UL << 20)
+
+/* The arena, mapped on first use (aborts when mmap fails). */
+void *host_arena(void);
+
+/*
+ * boot_info.ram = the arena, then mm_init(). May be called again: it
+ * starts a fresh allocator over the same arena, and everything the old
+ * one handed out (caches included) is gone.
+ */
+void host_mm_init(void);
+
+/*
+ * Everything printk'ed (and written to the console) since the last
+ * host_log_clear(), NUL-terminated. With HOST_LOG_ECHO set in the
+ * environment it also goes to stderr.
+ */
+const char *host_log(void);
+void host_log_clear(void);
+
+#endif

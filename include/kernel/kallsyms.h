@@ -1,0 +1,78 @@
+/*
+ * Kernel symbols (kallsyms): the name of the function holding a code
+ * address, for backtraces and %pS, and the address of a name. The
+ * kernel's own table is built by tools/kallsyms.py during the link
+ * (format in docs/backtraces.md); more tables (modules) can be added.
+ */
+#ifndef KERNEL_KALLSYMS_H
+#define KERNEL_KALLSYMS_H
+
+#include <kernel/types.h>
+
+/* Longest name %pS prints; longer ones are cut. */
+#define KSYM_NAME_MAX 128
+
+#define KALLSYMS_MAGIC 0x4d59534bu	/* "KSYM" in a little-endian word */
+#define KALLSYMS_VERSION 1
+
+/* The header of a table as the build tool writes it. */
+struct kallsyms_header {
+	u32 magic;
+	u32 version;
+	u32 count;		/* symbols */
+	u32 strings_size;	/* bytes of names, NULs and padding */
+	/* then u32 addrs[count], sizes[count], names[count]; char strings[] */
+};
+
+/* One table, ready for lookups (pointers into its blob). */
+struct kallsyms_table {
+	const char *owner;		/* "kernel", later a module's name */
+	unsigned int count;
+	const u32 *addrs;		/* start addresses, ascending */
+	const u32 *sizes;		/* bytes, never 0 */
+	const u32 *names;		/* offsets into strings */
+	const char *strings;
+	u32 strings_size;
+	struct kallsyms_table *next;	/* the list of added tables */
+};
+
+/*
+ * Fills t from a table blob of size bytes, checking in constant time
+ * that every array lies inside the blob. Returns NULL, or why the blob
+ * cannot be used. The blob must stay where it is.
+ */
+const char *kallsyms_table_init(struct kallsyms_table *t, const char *owner,
+				const void *blob, size_t size);
+
+/*
+ * Checks every entry (linear time): addresses ascending without
+ * overlap, sizes not 0, names inside the strings. Returns NULL or what
+ * is wrong. Lookups in a table that fails this stay memory-safe but
+ * may give wrong names.
+ */
+const char *kallsyms_table_check(const struct kallsyms_table *t);
+
+/*
+ * Makes a checked table (a module's) searchable after the kernel's own.
+ * Tables cannot be removed yet: that will have to wait for readers.
+ */
+void kallsyms_add_table(struct kallsyms_table *t);
+
+/*
+ * The kernel's own table, filled into t. Returns NULL, or why there is
+ * none (not linked, corrupt).
+ */
+const char *kallsyms_builtin(struct kallsyms_table *t);
+
+/*
+ * The name of the symbol holding addr, with its size and the offset of
+ * addr inside it (either pointer may be NULL); NULL when no symbol
+ * holds addr.
+ */
+const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
+			    unsigned long *offset);
+
+/* The address of the first symbol called name; 0 when there is none. */
+unsigned long kallsyms_lookup_name(const char *name);
+
+#endif

@@ -1,0 +1,132 @@
+/*
+ * The leak collector's interface: the hooks the allocators call, the
+ * annotations the rest of the kernel uses to describe memory the
+ * collector cannot understand by itself, and the container_of() aliases.
+ * Everything here is a no-op without CONFIG_DEBUG_MEMLEAK.
+ */
+#ifndef KERNEL_MEMLEAK_H
+#define KERNEL_MEMLEAK_H
+
+#include <stddef.h>
+#include <kernel/compiler.h>
+
+#ifdef CONFIG_DEBUG_MEMLEAK
+
+/*
+ * One container_of() use: a block of `size` bytes may be reached through
+ * a pointer to its member at `offset`, itself `member_size` bytes long.
+ * The compiler puts one of these in .init.memleak_offsets per use.
+ */
+struct memleak_offset {
+	unsigned long offset;
+	unsigned long size;
+	unsigned long member_size;
+};
+
+/* A member at a non-constant offset (an array index) gives no alias. */
+#define __memleak_offsetof(type, member)                        \
+	(__builtin_constant_p(offsetof(type, member)) ?         \
+		 offsetof(type, member) : 0)
+
+#define __DECLARE_MEMLEAK_OFFSET(name, type, member)                    \
+	static const struct memleak_offset name __used                  \
+		__section(".init.memleak_offsets")                       \
+		__aligned(sizeof(unsigned long)) = {                     \
+			__memleak_offsetof(type, member), sizeof(type),  \
+			sizeof(((type *)0)->member)                      \
+		}
+
+#define DECLARE_MEMLEAK_OFFSET(type, member) \
+	__DECLARE_MEMLEAK_OFFSET(__memleak_offset, type, member)
+
+/* Declares an alias where no container_of() use exists (file or block scope). */
+#define memleak_container(type, member) \
+	__DECLARE_MEMLEAK_OFFSET(__concat(__memleak_container_, __LINE__), \
+				 type, member)
+
+/*
+ * A new block of size bytes at ptr that is not a leak while at least
+ * min_count pointers to it are found (vmalloc: 2, its vm_struct holds
+ * one); min_count 0 means never reported.
+ */
+void memleak_alloc(const void *ptr, size_t size, int min_count);
+void memleak_free(const void *ptr);
+/* The block's interesting part is size bytes at ptr + offset. */
+void memleak_padding(const void *ptr, unsigned long offset, size_t size);
+/* Never report the block, but still scan it (gray forever). */
+void memleak_not_leak(const void *ptr);
+/* Neither report nor scan the block (black). */
+void memleak_ignore(const void *ptr);
+/* Scan only these parts of the block (may be called several times). */
+void memleak_scan_area(const void *ptr, unsigned long offset, size_t length);
+
+/* Wipes a stale copy of a pointer that must not keep its block alive. */
+#define memleak_erase(pptr) (*(pptr) = NULL)
+
+/*
+ * Scan roots: memory that is not a tracked block but may hold pointers
+ * to blocks. Each subsystem that owns such memory registers a function
+ * with MEMLEAK_ROOT() from its own file; the scan calls every one, and
+ * each calls memleak_scan_range() on its ranges.
+ */
+struct memleak_root {
+	const char *name;
+	void (*scan)(void);
+};
+
+#define MEMLEAK_ROOT(root_name, fn)                                     \
+	static const struct memleak_root __memleak_root_##fn __used     \
+		__section("memleak_roots") __aligned(sizeof(void *)) = { \
+			root_name, fn                                   \
+		}
+
+extern const struct memleak_root __start_memleak_roots[];
+extern const struct memleak_root __stop_memleak_roots[];
+
+void memleak_scan_range(const void *start, const void *end);
+
+void memleak_init(void);
+/* Adds the aliases of a module's container_of() records. */
+int memleak_insert_aliases(const struct memleak_offset *start,
+			   const struct memleak_offset *end);
+
+#else
+
+#define DECLARE_MEMLEAK_OFFSET(type, member) do { } while (0)
+#define memleak_container(type, member) \
+	_Static_assert(sizeof(((type *)0)->member) > 0, "memleak_container")
+
+static inline void memleak_alloc(const void *ptr, size_t size, int min_count)
+{
+	(void)ptr, (void)size, (void)min_count;
+}
+static inline void memleak_free(const void *ptr) { (void)ptr; }
+static inline void memleak_padding(const void *ptr, unsigned long offset,
+				   size_t size)
+{
+	(void)ptr, (void)offset, (void)size;
+}
+static inline void memleak_not_leak(const void *ptr) { (void)ptr; }
+static inline void memleak_ignore(const void *ptr) { (void)ptr; }
+static inline void memleak_scan_area(const void *ptr, unsigned long offset,
+				     size_t length)
+{
+	(void)ptr, (void)offset, (void)length;
+}
+#define memleak_erase(pptr) do { (void)(pptr); } while (0)
+
+/* Keeps the root function referenced, so it needs no #ifdef of its own. */
+#define MEMLEAK_ROOT(root_name, fn)                             \
+	static inline void __maybe_unused __memleak_root_##fn(void) \
+	{                                                       \
+		(void)fn;                                       \
+	}
+static inline void memleak_scan_range(const void *start, const void *end)
+{
+	(void)start, (void)end;
+}
+static inline void memleak_init(void) { }
+
+#endif /* CONFIG_DEBUG_MEMLEAK */
+
+#endif

@@ -1,0 +1,190 @@
+/*
+ * Symbol lookups for backtraces and %pS: a binary search in the sorted
+ * address array of the kernel's table (linked into .kallsyms by
+ * tools/kallsyms.py), then in each added table. Lookups keep no state
+ * and take no lock, so panic and exception paths can use them anywhere.
+ */
+#include <kernel/kallsyms.h>
+#include <kernel/compiler.h>
+#include <kernel/string.h>
+
+/*
+ * The kernel's table, delimited by linker/sections.ld. Weak because the
+ * host unit tests link this file without any kernel image: there both
+ * are NULL and only the tables the tests add are searched. The table
+ * sits in its own read-only section, outside .data and .bss, so that
+ * the leak collector never scans thousands of addresses for pointers.
+ */
+extern const char __start_kallsyms[] __weak;
+extern const char __stop_kallsyms[] __weak;
+
+/* Added tables, newest first; only ever pushed (atomically). */
+static struct kallsyms_table *extra_tables;
+
+const char *kallsyms_table_init(struct kallsyms_table *t, const char *owner,
+				const void *blob, size_t size)
+{
+	const struct kallsyms_header *h = blob;
+	const u32 *words = blob;
+	size_t n;
+
+	if (!blob || size < sizeof(*h))
+		return "no table";
+	if ((uintptr_t)blob % sizeof(u32))
+		return "table not aligned";
+	if (h->magic != KALLSYMS_MAGIC || h->version != KALLSYMS_VERSION)
+		return "bad magic or version";
+	n = h->count;
+	/* Divisions, not products, so that a huge count cannot overflow. */
+	if (n > (size - sizeof(*h)) / (3 * sizeof(u32)) ||
+	    h->strings_size > size - sizeof(*h) - 3 * n * sizeof(u32))
+		return "table larger than its section";
+	if (h->strings_size == 0 ? n != 0 :
+	    ((const char *)blob)[sizeof(*h) + 3 * n * sizeof(u32) +
+				 h->strings_size - 1] != '\0')
+		return "names not terminated";
+	t->owner = owner;
+	t->count = n;
+	t->addrs = words + sizeof(*h) / sizeof(u32);
+	t->sizes = t->addrs + n;
+	t->names = t->sizes + n;
+	t->strings = (const char *)(t->names + n);
+	t->strings_size = h->strings_size;
+	t->next = NULL;
+	return NULL;
+}
+
+const char *kallsyms_table_check(const struct kallsyms_table *t)
+{
+	for (unsigned int i = 0; i < t->count; i++) {
+		if (t->sizes[i] == 0)
+			return "symbol of size 0";
+		if (t->addrs[i] + (u64)t->sizes[i] > 0x100000000ull)
+			return "symbol past the end of the address space";
+		if (i && t->addrs[i] < t->addrs[i - 1] + (u64)t->sizes[i - 1])
+			return "addresses not ascending or overlapping";
+		if (t->names[i] >= t->strings_size)
+			return "name outside the strings";
+	}
+	return NULL;
+}
+
+void kallsyms_add_table(struct kallsyms_table *t)
+{
+	struct kallsyms_table *head = __atomic_load_n(&extra_tables,
+						      __ATOMIC_RELAXED);
+
+	/* Release: a reader that sees t also sees everything t points at. */
+	do {
+		t->next = head;
+	} while (!__atomic_compare_exchange_n(&extra_tables, &head, t, true,
+					      __ATOMIC_RELEASE,
+					      __ATOMIC_RELAXED));
+}
+
+const char *kallsyms_builtin(struct kallsyms_table *t)
+{
+	if (!__start_kallsyms)
+		return "no table linked";
+	return kallsyms_table_init(t, "kernel", __start_kallsyms,
+				   __stop_kallsyms - __start_kallsyms);
+}
+
+/* The name of entry i; an offset outside the strings gives "?". */
+static const char *entry_name(const struct kallsyms_table *t, unsigned int i)
+{
+	return t->names[i] < t->strings_size ? t->strings + t->names[i] : "?";
+}
+
+/* The entry holding addr, or -1. */
+static long table_find(const struct kallsyms_table *t, unsigned long addr)
+{
+	unsigned int lo = 0, hi = t->count, mid;
+
+	if ((u32)addr != addr)
+		return -1;	/* tables hold 32-bit addresses */
+	/* Afterwards lo is the number of entries starting at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (t->addrs[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr - t->addrs[lo - 1] >= t->sizes[lo - 1])
+		return -1;
+	return lo - 1;
+}
+
+/* Calls fn on the kernel's table, then on each added one, until fn is done. */
+static bool for_each_table(bool (*fn)(const struct kallsyms_table *, void *),
+			   void *arg)
+{
+	struct kallsyms_table builtin, *t;
+
+	if (!kallsyms_builtin(&builtin) && fn(&builtin, arg))
+		return true;
+	for (t = __atomic_load_n(&extra_tables, __ATOMIC_ACQUIRE); t;
+	     t = t->next)
+		if (fn(t, arg))
+			return true;
+	return false;
+}
+
+struct addr_query {
+	unsigned long addr;
+	const char *name;
+	unsigned long size, offset;
+};
+
+static bool find_addr(const struct kallsyms_table *t, void *arg)
+{
+	struct addr_query *q = arg;
+	long i = table_find(t, q->addr);
+
+	if (i < 0)
+		return false;
+	q->name = entry_name(t, i);
+	q->size = t->sizes[i];
+	q->offset = q->addr - t->addrs[i];
+	return true;
+}
+
+const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
+			    unsigned long *offset)
+{
+	struct addr_query q = { .addr = addr };
+
+	if (!for_each_table(find_addr, &q))
+		return NULL;
+	if (size)
+		*size = q.size;
+	if (offset)
+		*offset = q.offset;
+	return q.name;
+}
+
+struct name_query {
+	const char *name;
+	unsigned long addr;
+};
+
+static bool find_name(const struct kallsyms_table *t, void *arg)
+{
+	struct name_query *q = arg;
+
+	for (unsigned int i = 0; i < t->count; i++) {
+		if (strcmp(entry_name(t, i), q->name) == 0) {
+			q->addr = t->addrs[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+unsigned long kallsyms_lookup_name(const char *name)
+{
+	struct name_query q = { .name = name };
+
+	return for_each_table(find_name, &q) ? q.addr : 0;
+}

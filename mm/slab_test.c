@@ -1,0 +1,202 @@
+/*
+ * Self-tests of the slab allocator on the target: caches made, used and
+ * destroyed, constructors, the per-CPU arrays drained, misuse reported.
+ * Every case ends with the free page count it started with, measured
+ * with the arrays drained and empty slabs given back.
+ */
+#include <kernel/ktest.h>
+#include <kernel/mm.h>
+#include <kernel/printk.h>
+#include <kernel/slab.h>
+#include <kernel/string.h>
+
+#define NOBJ 200
+
+static unsigned long settled_free(void)
+{
+	slab_shrink_all();
+	return nr_free_pages();
+}
+
+static void fill(void *p, size_t n, unsigned int seed)
+{
+	for (size_t i = 0; i < n; i++)
+		((unsigned char *)p)[i] = (unsigned char)(seed * 31 + i);
+}
+
+static bool intact(const void *p, size_t n, unsigned int seed)
+{
+	for (size_t i = 0; i < n; i++)
+		if (((const unsigned char *)p)[i] != (unsigned char)(seed * 31 + i))
+			return false;
+	return true;
+}
+
+static void use_cache(struct ktest *t, struct kmem_cache *c, size_t size)
+{
+	static void *objs[NOBJ];
+	int bad = 0;
+
+	for (int i = 0; i < NOBJ; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		if (!objs[i] || (unsigned long)objs[i] % c->align) {
+			bad++;
+			continue;
+		}
+		fill(objs[i], size, i);
+	}
+	KEXPECT_EQ(t, kmem_cache_active_objects(c), NOBJ - bad);
+	for (int i = 0; i < NOBJ; i++) {
+		if (objs[i] && !intact(objs[i], size, i))
+			bad++;
+		kmem_cache_free(c, objs[i]);
+	}
+	KEXPECT_EQ(t, bad, 0);
+	KEXPECT_EQ(t, kmem_cache_active_objects(c), 0);
+}
+
+static void test_create_use_destroy(struct ktest *t)
+{
+	static const size_t sizes[] = { 4, 24, 100, 700, 3000, 20000 };
+	unsigned long before = settled_free(), errors = mm_errors();
+
+	for (unsigned int i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		struct kmem_cache *c = kmem_cache_create("ktest", sizes[i], 0,
+							 SLAB_HWCACHE_ALIGN, NULL);
+
+		KEXPECT(t, c != NULL);
+		if (!c)
+			continue;
+		KEXPECT_EQ(t, c->align, 64);
+		use_cache(t, c, sizes[i]);
+		KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	}
+	KEXPECT_EQ(t, mm_errors(), errors);
+	KEXPECT_EQ(t, settled_free(), before);
+}
+
+static void test_destroy_refused_while_in_use(struct ktest *t)
+{
+	unsigned long before = settled_free();
+	struct kmem_cache *c = kmem_cache_create("ktest-busy", 64, 0, 0, NULL);
+	void *obj = kmem_cache_alloc(c, GFP_KERNEL);
+
+	printk("    # a message expected: cache ktest-busy still has 1 objects in use\n");
+	KEXPECT_EQ(t, kmem_cache_destroy(c), -1);
+	kmem_cache_free(c, obj);
+	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KEXPECT_EQ(t, settled_free(), before);
+}
+
+static int ctor_calls;
+
+static void ctor(void *obj)
+{
+	ctor_calls++;
+	memset(obj, 0x77, 32);
+}
+
+static void test_constructor(struct ktest *t)
+{
+	unsigned long before = settled_free();
+	struct kmem_cache *c = kmem_cache_create("ktest-ctor", 32, 0, 0, ctor);
+	unsigned char *p;
+
+	ctor_calls = 0;
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KEXPECT_EQ(t, ctor_calls, c->num);
+	KEXPECT_EQ(t, p[0], 0x77);
+	KEXPECT_EQ(t, p[31], 0x77);
+	kmem_cache_free(c, p);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	KEXPECT_EQ(t, p[0], 0x77);
+	kmem_cache_free(c, p);
+	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KEXPECT_EQ(t, settled_free(), before);
+}
+
+static void test_cpu_arrays_drained(struct ktest *t)
+{
+	static void *objs[1000];
+	unsigned long before = settled_free();
+	struct kmem_cache *c = kmem_cache_create("ktest-drain", 128, 0, 0, NULL);
+	struct array_cache *ac = &c->cpu[smp_processor_id()];
+	int over = 0;
+
+	for (int i = 0; i < 1000; i++)
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	for (int i = 0; i < 1000; i++) {
+		kmem_cache_free(c, objs[i]);
+		over += ac->avail > ac->limit;
+	}
+	KEXPECT_EQ(t, over, 0);
+	KEXPECT(t, ac->avail > 0);
+	KEXPECT(t, c->nr_free_slabs <= 1);
+	KEXPECT(t, kmem_cache_shrink(c) > 0);
+	KEXPECT_EQ(t, ac->avail, 0);
+	KEXPECT_EQ(t, c->nr_slabs, 0);
+	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KEXPECT_EQ(t, settled_free(), before);
+}
+
+static void test_misuse_reported(struct ktest *t)
+{
+	unsigned long before = settled_free(), errors = mm_errors();
+	struct kmem_cache *a = kmem_cache_create("ktest-a", 48, 0, 0, NULL);
+	struct kmem_cache *b = kmem_cache_create("ktest-b", 48, 0, 0, NULL);
+	char *obj = kmem_cache_alloc(a, GFP_KERNEL), *again, *other;
+
+	printk("    # three warnings expected: wrong cache, not an object start, double free\n");
+	kmem_cache_free(b, obj);
+	kmem_cache_free(a, obj + 4);
+	kmem_cache_free(a, obj);
+	kmem_cache_free(a, obj);
+	KEXPECT_EQ(t, mm_errors(), errors + 3);
+	/* The double free changed nothing: obj is handed out once. */
+	again = kmem_cache_alloc(a, GFP_KERNEL);
+	other = kmem_cache_alloc(a, GFP_KERNEL);
+	KEXPECT(t, again == obj);
+	KEXPECT(t, other != obj);
+	kmem_cache_free(a, again);
+	kmem_cache_free(a, other);
+	KEXPECT_EQ(t, kmem_cache_destroy(a), 0);
+	KEXPECT_EQ(t, kmem_cache_destroy(b), 0);
+	KEXPECT_EQ(t, settled_free(), before);
+}
+
+#ifdef CONFIG_SLAB_DEBUG
+static void test_red_zones_and_poison(struct ktest *t)
+{
+	unsigned long before = settled_free(), errors = mm_errors();
+	struct kmem_cache *c = kmem_cache_create("ktest-debug", 40, 0, 0, NULL);
+	unsigned char *p = kmem_cache_alloc(c, GFP_KERNEL);
+
+	printk("    # three warnings expected: red zone after, red zone before, modified after free\n");
+	p[40] = 1;
+	kmem_cache_free(c, p);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
+	p[-1] = 1;
+	kmem_cache_free(c, p);
+	KEXPECT_EQ(t, p[10], 0x6b);
+	p[10] = 0;
+	KEXPECT(t, kmem_cache_alloc(c, GFP_KERNEL) == p);
+	KEXPECT_EQ(t, mm_errors(), errors + 3);
+	kmem_cache_free(c, p);
+	KEXPECT_EQ(t, mm_errors(), errors + 3);
+	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+	KEXPECT_EQ(t, settled_free(), before);
+}
+#endif
+
+static const struct ktest_case slab_cases[] = {
+	KTEST_CASE(test_create_use_destroy),
+	KTEST_CASE(test_destroy_refused_while_in_use),
+	KTEST_CASE(test_constructor),
+	KTEST_CASE(test_cpu_arrays_drained),
+	KTEST_CASE(test_misuse_reported),
+#ifdef CONFIG_SLAB_DEBUG
+	KTEST_CASE(test_red_zones_and_poison),
+#endif
+	{ 0 },
+};
+KTEST_SUITE("slab", slab_cases);
