@@ -69,7 +69,7 @@ CC := $(CROSS_COMPILE)gcc
 OBJCOPY := $(CROSS_COMPILE)objcopy
 NM := $(CROSS_COMPILE)nm
 
-KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding \
+KCFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -ffreestanding -fno-strict-aliasing \
 	-nostdinc -isystem $(shell $(CC) -print-file-name=include) \
 	-fno-pie -fno-stack-protector -fno-omit-frame-pointer \
 	-fno-optimize-sibling-calls -fno-common -MMD -MP \
@@ -150,7 +150,7 @@ run-iso: iso
 # lib/ and mm/ (and the bits of kernel/ that do not touch hardware) built
 # for the host with ASan/UBSan, for unit tests, fuzzing and benchmarks.
 HOST_CC ?= gcc
-HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror \
+HOST_CFLAGS := -std=gnu11 -g -O1 -Wall -Wextra -Werror -fno-strict-aliasing \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -fno-builtin -U_FORTIFY_SOURCE \
 	-D_FORTIFY_SOURCE=0 -DHOST_BUILD -MMD -MP \
@@ -189,7 +189,7 @@ host-tests: check-tools $(HOST_TESTS)
 # The same host library built for speed (no sanitizers), and one binary
 # per tests/bench/*.c; tests/bench/run prints the table.
 BENCH_BUILD := build/host-bench
-BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-builtin \
+BENCH_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -fno-builtin -fno-strict-aliasing \
 	-fno-omit-frame-pointer -U_FORTIFY_SOURCE -D_FORTIFY_SOURCE=0 \
 	-DHOST_BUILD -DHOST_BENCH -MMD -MP -Iinclude -Iarch/host/include \
 	-include arch/host/include/asm/host-names.h
@@ -217,6 +217,24 @@ bench: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS)
 	$(Q)tests/bench/run
+
+# ---------------------------------------------------------------- gdb
+# make gdb: QEMU halted, its GDB stub on a free port, and gdb-multiarch
+# attached through $(BUILD)/.gdbinit (from tools/gdb/gdbinit.in) with the
+# kleak commands (docs/gdb.md); make gdb PORT=N attaches to the stub of a
+# running 'make run GDB=1' instead. make scenarios: the leak scenarios of
+# tests/gdb/ against $(KERNEL) (SCENARIOS="name ..." picks some, J=N runs
+# N side by side).
+.PHONY: gdb scenarios
+
+gdb: kernel
+	$(Q)tools/gdb/session --arch $(ARCH) --smp $(SMP) --mem $(MEM) \
+		$(if $(PORT),--port $(PORT)) $(if $(APPEND),--append '$(APPEND)') \
+		$(KERNEL)
+
+scenarios: kernel
+	$(Q)tests/gdb/run --arch $(ARCH) --kernel $(KERNEL) $(if $(J),-j $(J)) \
+		$(SCENARIOS)
 
 # ---------------------------------------------------------------- tests
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))

@@ -88,6 +88,7 @@ static int cmd_mmbench(int argc, char **argv)
 	measure("kmem_cache", cache_pair, 64);
 	measure("pages", page_pair, 0);
 	kmem_cache_destroy(bench_cache);
+	bench_cache = NULL;
 	printk("mmbench: %lu pairs measured (tests/bench/qemu-mm.sh counts their instructions)\n",
 	       mmbench_pairs - before);
 	return 0;

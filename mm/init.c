@@ -11,6 +11,7 @@
 #include <kernel/cmdline.h>
 #include <kernel/init.h>
 #include <kernel/kernel.h>
+#include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 
@@ -67,6 +68,8 @@ void __init mm_init(void)
 	page_alloc_init();
 	kmem_cache_init();
 	kmalloc_init();
+	/* The collector's caches, and the replay of what it saw until now. */
+	memleak_init();
 	printk("mm: %lu KiB RAM, %lu KiB free, %lu KiB kept by boot\n",
 	       KIB(page_state(NR_RAM_PAGES)), KIB(nr_free_pages()),
 	       KIB(page_state(NR_BOOT_PAGES)));

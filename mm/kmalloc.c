@@ -12,6 +12,7 @@
 #include <kernel/slab.h>
 #include <kernel/mm.h>
 #include <kernel/kernel.h>
+#include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
 
@@ -55,7 +56,7 @@ struct kmem_cache *kmalloc_cache(size_t size)
 	return kmalloc_caches[class_index(size)];
 }
 
-/* Leak collector hook: every large kmalloc block is made here. */
+/* Whole pages for a block above the largest class. */
 static void *kmalloc_large(size_t size, unsigned int gfp)
 {
 	unsigned int order = get_order(size);
@@ -80,6 +81,7 @@ static void kfree_large(struct page *page)
 {
 	unsigned int order = page->order;
 
+	memleak_free(page_address(page));
 	page->flags &= ~PG_kmalloc;
 	mod_page_state(NR_KMALLOC_LARGE_PAGES, -(1L << order));
 	__free_pages(page, order);
@@ -87,11 +89,21 @@ static void kfree_large(struct page *page)
 
 void *kmalloc(size_t size, unsigned int gfp)
 {
+	void *p;
+
 	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		return kmem_cache_alloc(kmalloc_caches[class_index(size)], gfp);
-	if (size == 0)
+		p = kmem_cache_alloc_untracked(kmalloc_caches[class_index(size)],
+					       gfp);
+	else if (size == 0)
 		return ZERO_SIZE_PTR;
-	return kmalloc_large(size, gfp);
+	else
+		p = kmalloc_large(size, gfp);
+	/*
+	 * Leak collector hook: every kmalloc block, small or large, with the
+	 * size asked for; here, so that the backtrace starts at the caller.
+	 */
+	memleak_alloc(p, size, 1);
+	return p;
 }
 
 void *kzalloc(size_t size, unsigned int gfp)

@@ -44,6 +44,8 @@ static int exercise_size(size_t size, size_t want)
 		bad += p[i] && p[i][size - 1] != pattern(i, size - 1);
 		kfree(p[i]);
 	}
+	/* Stale pointers here would hide later leaks from the collector. */
+	memset(p, 0, sizeof(p));
 	return bad;
 }
 

@@ -10,15 +10,16 @@
  *
  *   [red zone][object: object_size][red zone][free word]
  *
- * Red zones only with SLAB_RED_ZONE. The free word is the object's
- * first word, unless the object must keep its contents while free
- * (ctor) or gets poisoned or red zones, then it follows the object.
+ * Red zones only with SLAB_RED_ZONE. The free word is inside the object
+ * (its second word, or its only one), unless the object must keep its
+ * contents while free (ctor) or gets poisoned or red zones; then it
+ * follows the object.
  *
  * In front of the slabs each CPU keeps an array of free objects: alloc
  * pops and free pushes there with interrupts off and no lock. An empty
  * array takes a batch from the slabs, a full one gives a batch back,
- * both under the cache lock. Slabs with no object out are kept (one)
- * or given back to the page allocator.
+ * both under the cache lock. Slabs with no object out are kept (a few:
+ * free_slabs_kept) or given back to the page allocator.
  *
  * Double frees: the free word of every free object derives from its
  * own address, scrambled with a per-cache cookie (in a CPU array:
@@ -29,11 +30,13 @@
  *
  * Lock order: slab_caches_lock (the list of caches) -> cache->lock ->
  * zone_lock (the page allocator). Slabs are made and given back with
- * cache->lock released, so in practice cache->lock is innermost.
+ * cache->lock released, so in practice cache->lock is innermost. The
+ * leak collector's hooks run with no slab lock held.
  */
 #include <kernel/slab.h>
 #include <kernel/mm.h>
 #include <kernel/kernel.h>
+#include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
@@ -46,13 +49,18 @@
 #define SLAB_DEBUG_FLAGS (SLAB_RED_ZONE | SLAB_POISON)
 /* In a CPU array the free word decodes to this instead of a pointer. */
 #define ARRAY_TAG 1UL
-/* Empty slabs a cache keeps before giving them back. */
-#define FREE_SLABS_KEPT 1
 /*
- * To waste less than 1/8 of a slab, it may grow up to this many orders
- * above the smallest that fits, but not beyond SLAB_COSTLY_ORDER.
+ * Empty slabs a cache keeps rather than give them back at once: enough
+ * for two CPU arrays' worth of objects, within this many bytes.
  */
-#define SLAB_EXTRA_ORDERS 2
+#define FREE_SLABS_BYTES (256 * 1024)
+/*
+ * A slab should hold SLAB_MIN_OBJECTS and waste less than 1/8 of itself;
+ * to get there it may grow up to SLAB_EXTRA_ORDERS above the smallest
+ * order that fits, but not beyond SLAB_COSTLY_ORDER (32 KiB).
+ */
+#define SLAB_MIN_OBJECTS 8
+#define SLAB_EXTRA_ORDERS 3
 #define SLAB_COSTLY_ORDER 3
 
 static LIST_HEAD(slab_caches);
@@ -93,6 +101,15 @@ static unsigned long slab_bytes(const struct kmem_cache *c)
 	return PAGE_SIZE << c->order;
 }
 
+/*
+ * Where the slab holding addr starts: slabs are buddy blocks, aligned to
+ * their size, so no struct page arithmetic is needed.
+ */
+static unsigned long slab_start(const struct kmem_cache *c, const void *addr)
+{
+	return (unsigned long)addr & ~(slab_bytes(c) - 1);
+}
+
 static char *slab_base(const struct page *head)
 {
 	return page_address(head);
@@ -104,11 +121,11 @@ static struct page *slab_head(struct page *page)
 	return (page->flags & PG_head) ? page : page->head;
 }
 
-/* True when obj is where an object of this slab starts. */
-static bool is_object_start(const struct kmem_cache *c,
-			    const struct page *head, const void *obj)
+/* True when obj, an address inside one of c's slabs, starts an object. */
+static __always_inline bool is_object_start(const struct kmem_cache *c,
+					    const void *obj)
 {
-	unsigned long off = (unsigned long)((const char *)obj - slab_base(head)) -
+	unsigned long off = (unsigned long)obj - slab_start(c, obj) -
 			    c->obj_offset;
 	unsigned long index;
 
@@ -122,10 +139,9 @@ static bool is_object_start(const struct kmem_cache *c,
 static void choose_order(struct kmem_cache *c)
 {
 	unsigned int first = get_order(c->size), best = first;
-	unsigned long best_waste = ~0UL;
-
 	unsigned int last = min(first + SLAB_EXTRA_ORDERS,
 				max(first, (unsigned int)SLAB_COSTLY_ORDER));
+	unsigned long best_waste = ~0UL;
 
 	for (unsigned int o = first; o < MAX_ORDER && o <= last; o++) {
 		unsigned long bytes = PAGE_SIZE << o;
@@ -136,8 +152,10 @@ static void choose_order(struct kmem_cache *c)
 			best = o;
 			best_waste = waste;
 		}
-		if (waste * 8 <= 1024)
+		if (waste * 8 <= 1024 && bytes / c->size >= SLAB_MIN_OBJECTS) {
+			best = o;
 			break;
+		}
 	}
 	c->order = best;
 	c->num = min(slab_bytes(c) / c->size, 0xffffUL);
@@ -161,6 +179,14 @@ static unsigned int array_limit(unsigned int size)
 	return 2;
 }
 
+/* At least one empty slab is kept; no more than max_slabs beyond it. */
+static unsigned int clamp_kept(unsigned int slabs, unsigned long max_slabs)
+{
+	if (slabs > max_slabs)
+		slabs = max_slabs;
+	return slabs ? slabs : 1;
+}
+
 /* Where the object, its red zones and its free word go in a slot. */
 static void compute_layout(struct kmem_cache *c)
 {
@@ -175,10 +201,45 @@ static void compute_layout(struct kmem_cache *c)
 		c->fp_offset = end - c->obj_offset;
 		end += WORD;
 	} else {
-		c->fp_offset = 0;
+		/*
+		 * The second word when there is one: the first is the one
+		 * users write last most often (list links, counts), and a
+		 * word load right after a narrower store to it stalls.
+		 */
+		c->fp_offset = c->object_size >= 2 * WORD ? WORD : 0;
 	}
 	c->size = ALIGN(end, c->align);
 	choose_order(c);
+}
+
+static bool bad_geometry(const char *name, size_t size, size_t align)
+{
+	if (size == 0 || size > (PAGE_SIZE << (MAX_ORDER - 1)) / 2) {
+		printk("kmem_cache_create(%s): object size %zu not supported\n",
+		       name, size);
+		return true;
+	}
+	if (align & (align - 1) || align > PAGE_SIZE) {
+		printk("kmem_cache_create(%s): alignment %zu is not a power of two up to a page\n",
+		       name, align);
+		return true;
+	}
+	return false;
+}
+
+/* Empty lists and CPU arrays sized for the object size. */
+static void init_cache_state(struct kmem_cache *c)
+{
+	spin_lock_init(&c->lock);
+	INIT_LIST_HEAD(&c->slabs_partial);
+	INIT_LIST_HEAD(&c->slabs_full);
+	INIT_LIST_HEAD(&c->slabs_free);
+	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
+		c->cpu[cpu].limit = array_limit(c->size);
+		c->cpu[cpu].batch = (c->cpu[cpu].limit + 1) / 2;
+	}
+	c->free_slabs_kept = clamp_kept(2 * c->cpu[0].limit / c->num,
+				       FREE_SLABS_BYTES / slab_bytes(c));
 }
 
 static int setup_cache(struct kmem_cache *c, const char *name, size_t size,
@@ -186,16 +247,8 @@ static int setup_cache(struct kmem_cache *c, const char *name, size_t size,
 {
 	if (!name)
 		name = "?";
-	if (size == 0 || size > (PAGE_SIZE << (MAX_ORDER - 1)) / 2) {
-		printk("kmem_cache_create(%s): object size %zu not supported\n",
-		       name, size);
+	if (bad_geometry(name, size, align))
 		return -1;
-	}
-	if (align & (align - 1) || align > PAGE_SIZE) {
-		printk("kmem_cache_create(%s): alignment %zu is not a power of two up to a page\n",
-		       name, align);
-		return -1;
-	}
 #ifdef CONFIG_SLAB_DEBUG
 	if (!(flags & SLAB_NO_DEBUG))
 		flags |= SLAB_DEBUG_FLAGS;
@@ -212,14 +265,7 @@ static int setup_cache(struct kmem_cache *c, const char *name, size_t size,
 	c->ctor = ctor;
 	c->cookie = ((unsigned long)c >> 6) * (unsigned long)0x9e3779b97f4a7c15ULL;
 	compute_layout(c);
-	spin_lock_init(&c->lock);
-	INIT_LIST_HEAD(&c->slabs_partial);
-	INIT_LIST_HEAD(&c->slabs_full);
-	INIT_LIST_HEAD(&c->slabs_free);
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		c->cpu[cpu].limit = array_limit(c->size);
-		c->cpu[cpu].batch = (c->cpu[cpu].limit + 1) / 2;
-	}
+	init_cache_state(c);
 	return 0;
 }
 
@@ -229,7 +275,17 @@ static int setup_cache(struct kmem_cache *c, const char *name, size_t size,
 static long first_changed(const unsigned char *p, size_t len,
 			  unsigned char byte)
 {
-	for (size_t i = 0; i < len; i++)
+	const unsigned long pattern = byte * (~0UL / 0xff);
+	size_t i = 0;
+
+	/* A word at a time where it can: objects can be 128 KiB. */
+	while (i < len && ((unsigned long)(p + i) & (sizeof(long) - 1)))
+		if (p[i++] != byte)
+			return (long)i - 1;
+	while (i + sizeof(long) <= len &&
+	       *(const unsigned long *)(p + i) == pattern)
+		i += sizeof(long);
+	for (; i < len; i++)
 		if (p[i] != byte)
 			return (long)i;
 	return -1;
@@ -415,8 +471,8 @@ static bool next_free(struct kmem_cache *c, struct page *head, void *obj,
 {
 	unsigned long n = read_free_word(c, obj);
 
-	if (n && (n - (unsigned long)slab_base(head) >= slab_bytes(c) ||
-		  !is_object_start(c, head, (void *)n)))
+	if (n && (slab_start(c, (void *)n) != (unsigned long)slab_base(head) ||
+		  !is_object_start(c, (void *)n)))
 		return false;
 	*next = (void *)n;
 	return true;
@@ -476,10 +532,12 @@ static void flush_array(struct kmem_cache *c, struct array_cache *ac,
 	spin_lock(&c->lock);
 	for (unsigned int i = 0; i < n; i++)
 		put_object(c, ac->entry[i]);
-	trim_free_slabs(c, &empty, FREE_SLABS_KEPT);
+	trim_free_slabs(c, &empty, c->free_slabs_kept);
 	spin_unlock(&c->lock);
 	ac->avail -= n;
 	memmove(ac->entry, ac->entry + n, ac->avail * sizeof(ac->entry[0]));
+	for (unsigned int i = ac->avail; i < ac->avail + n; i++)
+		memleak_erase(&ac->entry[i]);
 	release_slabs(c, &empty);
 }
 
@@ -523,33 +581,49 @@ static void *object_handed_out(struct kmem_cache *c, void *obj,
 	*free_word(c, obj) = 0;
 	if (gfp & __GFP_ZERO)
 		memset(obj, 0, c->object_size);
-	/*
-	 * Leak collector hook: every slab object, kmalloc's included, is
-	 * handed out here (obj, c->object_size).
-	 */
 	return obj;
 }
 
-void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
+static __always_inline void *slab_alloc(struct kmem_cache *c, unsigned int gfp)
 {
 	struct array_cache *ac;
 	unsigned long flags;
 	void *obj;
 
-	if (unlikely(!c)) {
-		mm_report("kmem_cache_alloc: no cache");
-		return NULL;
-	}
 	flags = arch_irq_save();
 	ac = &c->cpu[smp_processor_id()];
 	if (likely(ac->avail))
 		obj = ac->entry[--ac->avail];
 	else
 		obj = refill_array(c, ac, gfp);
+	/* The stale copy above avail must not keep obj alive for the collector. */
+	memleak_erase(&ac->entry[ac->avail]);
 	arch_irq_restore(flags);
 	if (unlikely(!obj))
 		return NULL;
 	return object_handed_out(c, obj, gfp);
+}
+
+void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
+{
+	void *obj;
+
+	if (unlikely(!c)) {
+		mm_report("kmem_cache_alloc: no cache");
+		return NULL;
+	}
+	obj = slab_alloc(c, gfp);
+	/*
+	 * Leak collector hook for cache objects (kmalloc has its own):
+	 * here, so that the backtrace starts at the caller.
+	 */
+	memleak_alloc(obj, c->object_size, 1);
+	return obj;
+}
+
+void *kmem_cache_alloc_untracked(struct kmem_cache *c, unsigned int gfp)
+{
+	return slab_alloc(c, gfp);
 }
 
 void *kmem_cache_zalloc(struct kmem_cache *c, unsigned int gfp)
@@ -587,12 +661,12 @@ static bool in_slab_freelist(struct kmem_cache *c, struct page *head,
 }
 
 /* A free word that decodes to a tag or a neighbour: obj may be free already. */
-static bool looks_free(struct kmem_cache *c, struct page *head, void *obj)
+static __always_inline bool looks_free(struct kmem_cache *c, void *obj)
 {
 	unsigned long n = read_free_word(c, obj);
 
 	return n == ARRAY_TAG || n == 0 ||
-	       n - (unsigned long)slab_base(head) < slab_bytes(c);
+	       slab_start(c, (void *)n) == slab_start(c, obj);
 }
 
 void slab_free(struct kmem_cache *c, struct page *head, void *obj,
@@ -601,12 +675,12 @@ void slab_free(struct kmem_cache *c, struct page *head, void *obj,
 	struct array_cache *ac;
 	unsigned long flags;
 
-	if (unlikely(!is_object_start(c, head, obj))) {
+	if (unlikely(!is_object_start(c, obj))) {
 		mm_report("%s: %p is not the start of an object of cache %s",
 			  who, obj, c->name);
 		return;
 	}
-	if (unlikely(looks_free(c, head, obj)) &&
+	if (unlikely(looks_free(c, obj)) &&
 	    (in_arrays(c, obj) || in_slab_freelist(c, head, obj))) {
 		mm_report("double free of %p in cache %s", obj, c->name);
 		return;
@@ -614,6 +688,7 @@ void slab_free(struct kmem_cache *c, struct page *head, void *obj,
 	if (unlikely(c->flags & SLAB_DEBUG_FLAGS))
 		debug_on_free(c, obj);
 	/* Leak collector hook: every slab object comes back here. */
+	memleak_free(obj);
 	flags = arch_irq_save();
 	ac = &c->cpu[smp_processor_id()];
 	if (unlikely(ac->avail == ac->limit))
@@ -629,9 +704,9 @@ bool slab_object_live(struct kmem_cache *c, struct page *page,
 	struct page *head = slab_head(page);
 	void *o = (void *)obj;
 
-	if (!is_object_start(c, head, o))
+	if (!is_object_start(c, o))
 		return false;
-	return !looks_free(c, head, o) ||
+	return !looks_free(c, o) ||
 	       !(in_arrays(c, o) || in_slab_freelist(c, head, o));
 }
 

@@ -53,6 +53,8 @@ static void use_cache(struct ktest *t, struct kmem_cache *c, size_t size)
 	}
 	KEXPECT_EQ(t, bad, 0);
 	KEXPECT_EQ(t, kmem_cache_active_objects(c), 0);
+	/* Stale pointers here would hide later leaks from the collector. */
+	memset(objs, 0, sizeof(objs));
 }
 
 static void test_create_use_destroy(struct ktest *t)
@@ -129,9 +131,10 @@ static void test_cpu_arrays_drained(struct ktest *t)
 		kmem_cache_free(c, objs[i]);
 		over += ac->avail > ac->limit;
 	}
+	memset(objs, 0, sizeof(objs));
 	KEXPECT_EQ(t, over, 0);
 	KEXPECT(t, ac->avail > 0);
-	KEXPECT(t, c->nr_free_slabs <= 1);
+	KEXPECT(t, c->nr_free_slabs <= c->free_slabs_kept);
 	KEXPECT(t, kmem_cache_shrink(c) > 0);
 	KEXPECT_EQ(t, ac->avail, 0);
 	KEXPECT_EQ(t, c->nr_slabs, 0);

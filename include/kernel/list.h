@@ -81,6 +81,11 @@ static inline void list_move_tail(struct list_head *entry,
 	     &pos->member != (head);                                    \
 	     pos = list_entry(pos->member.next, __typeof__(*pos), member))
 
+#define list_for_each_entry_reverse(pos, head, member)                  \
+	for (pos = list_entry((head)->prev, __typeof__(*pos), member);  \
+	     &pos->member != (head);                                    \
+	     pos = list_entry(pos->member.prev, __typeof__(*pos), member))
+
 #define list_for_each_entry_safe(pos, n, head, member)                  \
 	for (pos = list_entry((head)->next, __typeof__(*pos), member),  \
 	     n = list_entry(pos->member.next, __typeof__(*pos), member); \

@@ -63,6 +63,7 @@ struct kmem_cache {
 	unsigned long nr_slabs;
 	unsigned long nr_free_slabs;
 	unsigned long inuse;		/* objects out of slabs (users and arrays) */
+	unsigned int free_slabs_kept;	/* empty slabs kept, not given back */
 
 	struct list_head list;		/* in the list of every cache */
 	unsigned int align;
@@ -107,6 +108,8 @@ struct kmem_cache *slab_cache_of(struct page *page);
 /* page: the slab's first page. */
 void slab_free(struct kmem_cache *cache, struct page *page, void *obj,
 	       const char *who);
+/* kmem_cache_alloc() without the leak collector hook (kmalloc's own). */
+void *kmem_cache_alloc_untracked(struct kmem_cache *cache, unsigned int gfp);
 /* True when obj starts an object of cache, in page, not free. */
 bool slab_object_live(struct kmem_cache *cache, struct page *page,
 		      const void *obj);

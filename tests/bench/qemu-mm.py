@@ -3,13 +3,17 @@ alloc+free pair the kernel's 'mmbench' command runs between
 mmbench_begin() and mmbench_end(), by single-stepping, and prints one
 benchmark row per pair, less the cost of the empty pair (the markers
 and the call). Runs inside gdb-multiarch; QEMU is started by
-'target remote | ...' with the command line in $MMBENCH_QEMU."""
+'target remote | ...' with the command line in $MMBENCH_QEMU; rows are
+labelled $MMBENCH_LABEL."""
 import os
 
 import gdb
 
-ARCH = os.environ["MMBENCH_ARCH"]
-MAX_STEPS = 200000
+LABEL = os.environ["MMBENCH_LABEL"]
+# Larger pairs are let run unmeasured (debug kernels: poison scales with size).
+MAX_SIZE = int(os.environ.get("MMBENCH_MAX_SIZE", "1048576"))
+KINDS = os.environ.get("MMBENCH_KINDS", "kmalloc,kmem_cache,pages").split(",")
+MAX_STEPS = 500000
 
 
 def step_to(end):
@@ -47,12 +51,16 @@ def main():
         if int(gdb.parse_and_eval("$pc")) == end or not gdb.selected_inferior().pid:
             break
         name = label()
+        kind = gdb.parse_and_eval("mmbench_kind").string()
+        if kind != "empty" and (kind not in KINDS or
+                                int(gdb.parse_and_eval("mmbench_size")) > MAX_SIZE):
+            continue
         steps = step_to(end)
         if name == "empty":
             base = steps
             continue
         net = steps - (base or 0)
-        print("row\tmm (qemu %s)\t%s\t%d\t-\t-\tinsns/pair" % (ARCH, name, net),
+        print("row\t%s\t%s\t%d\t-\t-\tinsns/pair" % (LABEL, name, net),
               flush=True)
     gdb.execute("delete")
     try:

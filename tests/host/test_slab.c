@@ -332,7 +332,7 @@ static void test_cpu_arrays_drain(void **state)
 	assert_true(ac->avail > 0);
 	/* Empty slabs beyond one went back while the array flushed. */
 	assert_true(page_state(NR_SLAB_PAGES) < slab_pages);
-	assert_true(c->nr_free_slabs <= 1);
+	assert_true(c->nr_free_slabs <= c->free_slabs_kept);
 	assert_true(kmem_cache_shrink(c) > 0);
 	assert_int_equal(ac->avail, 0);
 	assert_int_equal(c->nr_slabs, 0);

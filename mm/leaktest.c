@@ -1,0 +1,491 @@
+/*
+ * Built-in leak scenarios: each sets up a known pattern of blocks and
+ * pointers and says which blocks a scan must report. The 'leaktest'
+ * command leaves a pattern in place for 'memleak' to find; the
+ * self-tests (leaktest_test.c) compare the scan with the expectation.
+ * Every scenario is the 2006 design's behaviour in miniature: plain
+ * orphans, lists found only through container_of() aliases, vmalloc's
+ * second reference, and each annotation.
+ */
+#include <kernel/errno.h>
+#include <kernel/kernel.h>
+#include <kernel/list.h>
+#include <kernel/memleak.h>
+#include <kernel/printk.h>
+#include <kernel/shell.h>
+#include <kernel/slab.h>
+#include <kernel/string.h>
+#include <kernel/vmalloc.h>
+#include "leaktest.h"
+#include "memleak.h"
+
+struct leaktest_block leaktest_blocks[LEAKTEST_MAX_BLOCKS];
+unsigned int leaktest_nr_blocks;
+static bool setup_failed;
+static struct kmem_cache *leaktest_cache;
+
+/* ------------------------------------------------------------------ */
+/* Allocation helpers that remember what they made                     */
+
+static void record(void *p, size_t size, enum leaktest_kind kind,
+		   bool expected)
+{
+	struct leaktest_block *b;
+
+	if (!p || leaktest_nr_blocks == LEAKTEST_MAX_BLOCKS) {
+		setup_failed = true;
+		return;
+	}
+	b = &leaktest_blocks[leaktest_nr_blocks++];
+	b->masked = (unsigned long)p ^ LEAKTEST_MASK;
+	b->size = size;
+	b->kind = kind;
+	b->expected = expected;
+}
+
+static void *lt_kmalloc(size_t size, bool expected)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	record(p, size, LT_KMALLOC, expected);
+	return p;
+}
+
+static void *lt_cache_alloc(bool expected)
+{
+	void *p = NULL;
+
+	if (leaktest_cache)
+		p = kmem_cache_zalloc(leaktest_cache, GFP_KERNEL);
+	record(p, leaktest_cache ? leaktest_cache->object_size : 0, LT_CACHE,
+	       expected);
+	return p;
+}
+
+static void *lt_vmalloc(size_t size, bool expected)
+{
+	void *p = vzalloc(size);
+
+	record(p, size, LT_VMALLOC, expected);
+	return p;
+}
+
+/* ------------------------------------------------------------------ */
+/* The scenarios                                                       */
+
+/* The 2006 test module: two of each kind of allocation, dropped at once. */
+static void setup_orphans(void)
+{
+	lt_kmalloc(32, true);
+	lt_kmalloc(32, true);
+	lt_cache_alloc(true);
+	lt_cache_alloc(true);
+	lt_vmalloc(64, true);
+	lt_vmalloc(64, true);
+}
+
+/* An element reached only through its embedded list_head, at offset 100. */
+struct leaktest_elem {
+	char header[100];
+	struct list_head list;
+	char footer[100];
+};
+BUILD_BUG_ON(offsetof(struct leaktest_elem, list) != 100);
+
+static LIST_HEAD(leaktest_list);
+
+/* Walks the list with container_of(), which also records the alias. */
+static unsigned int list_length(void)
+{
+	struct leaktest_elem *e;
+	unsigned int n = 0;
+
+	list_for_each_entry(e, &leaktest_list, list)
+		n++;
+	return n;
+}
+
+static void build_list(bool expected)
+{
+	for (int i = 0; i < 10; i++) {
+		struct leaktest_elem *e = lt_kmalloc(sizeof(*e), expected);
+
+		if (!e)
+			return;
+		list_add_tail(&e->list, &leaktest_list);
+	}
+	if (list_length() != 10)
+		setup_failed = true;
+}
+
+static void setup_list(void)
+{
+	build_list(false);
+}
+
+static void setup_list_orphaned(void)
+{
+	build_list(true);
+	/* Forget the list: the elements now only point at each other. */
+	INIT_LIST_HEAD(&leaktest_list);
+}
+
+static void unhook_list(void)
+{
+	INIT_LIST_HEAD(&leaktest_list);
+}
+
+/* The seed's whole test: the orphans are reported, the list is not. */
+static void setup_seed(void)
+{
+	setup_orphans();
+	setup_list();
+}
+
+/* container_of(container_of()): a list_head inside a struct inside a struct. */
+struct lt_inner {
+	char pad[24];
+	struct list_head node;
+};
+
+struct lt_outer {
+	char pad[40];
+	struct lt_inner in;
+	char tail[12];
+};
+
+static LIST_HEAD(lt_outer_list);
+
+static struct lt_outer *outer_of(struct list_head *node)
+{
+	struct lt_inner *in = container_of(node, struct lt_inner, node);
+
+	return container_of(in, struct lt_outer, in);
+}
+
+static void setup_container2(void)
+{
+	struct list_head *pos;
+	int n = 0;
+
+	for (int i = 0; i < 3; i++) {
+		struct lt_outer *o = lt_kmalloc(sizeof(*o), false);
+
+		if (o)
+			list_add_tail(&o->in.node, &lt_outer_list);
+	}
+	for (pos = lt_outer_list.next; pos != &lt_outer_list; pos = pos->next)
+		n += outer_of(pos) != NULL;
+	setup_failed |= n != 3;
+}
+
+static void unhook_container2(void)
+{
+	INIT_LIST_HEAD(&lt_outer_list);
+}
+
+/* vmalloc: min_count 2, its vm_struct holds one reference. */
+static void *lt_vmalloc_keep;
+
+static void setup_vmalloc_ref(void)
+{
+	lt_vmalloc(100, true);		/* only the vm_struct points at it */
+	lt_vmalloc_keep = lt_vmalloc(100, false);
+}
+
+static void unhook_vmalloc_ref(void)
+{
+	lt_vmalloc_keep = NULL;
+}
+
+/* memleak_padding: the object starts 16 bytes into its block. */
+struct lt_padded {
+	long a;
+	struct list_head link;
+	long b;
+};
+
+#define LT_PAD 16
+static void *lt_pad_keep, *lt_pad_control;
+
+static void setup_padding(void)
+{
+	char *p = lt_kmalloc(LT_PAD + sizeof(struct lt_padded), false);
+	/* Without the annotation a pointer to +16 is no reference. */
+	char *q = lt_kmalloc(LT_PAD + sizeof(struct lt_padded),
+			     !memleak.interior);
+
+	if (!p || !q)
+		return;
+	memleak_padding(p, LT_PAD, sizeof(struct lt_padded));
+	lt_pad_keep = p + LT_PAD;
+	lt_pad_control = q + LT_PAD;
+}
+
+static void unhook_padding(void)
+{
+	lt_pad_keep = lt_pad_control = NULL;
+}
+
+/* memleak_not_leak: never reported, and still scanned. */
+static void setup_not_leak(void)
+{
+	void **p = lt_kmalloc(64, false);
+
+	if (!p)
+		return;
+	memleak_not_leak(p);
+	p[0] = lt_kmalloc(32, false);
+}
+
+/* memleak_ignore: never reported, never scanned. */
+static void setup_ignore(void)
+{
+	void **p = lt_kmalloc(64, false);
+
+	if (!p)
+		return;
+	memleak_ignore(p);
+	p[0] = lt_kmalloc(32, true);
+}
+
+/* memleak_scan_area: only bytes 0..15 of the block are scanned. */
+static void *lt_area_keep;
+
+static void setup_scan_area(void)
+{
+	void **a = lt_kmalloc(64, false);
+
+	if (!a)
+		return;
+	memleak_scan_area(a, 0, 16);
+	a[8 / sizeof(void *)] = lt_kmalloc(32, false);
+	a[32 / sizeof(void *)] = lt_kmalloc(32, true);
+	lt_area_keep = a;
+}
+
+static void unhook_scan_area(void)
+{
+	lt_area_keep = NULL;
+}
+
+/* A block only pointed to from another orphan: both are leaks. */
+static void setup_inside_orphan(void)
+{
+	void **a = lt_kmalloc(64, true);
+
+	if (a)
+		a[0] = lt_kmalloc(32, true);
+}
+
+/* Three orphans pointing at each other in a ring. */
+static void setup_cycle(void)
+{
+	void **a = lt_kmalloc(48, true), **b = lt_kmalloc(48, true);
+	void **c = lt_kmalloc(48, true);
+
+	if (!a || !b || !c)
+		return;
+	a[0] = b;
+	b[0] = c;
+	c[0] = a;
+}
+
+/* One orphan; 'leaktest clean' then frees it after 'memleak' reported it. */
+static void setup_freed_after_report(void)
+{
+	lt_kmalloc(40, true);
+}
+
+/* A white block that changes between two scans is rescanned, not reported. */
+static void setup_changing(void)
+{
+	lt_kmalloc(48, false);
+}
+
+static void change_blocks(void)
+{
+	for (unsigned int i = 0; i < leaktest_nr_blocks; i++)
+		((char *)leaktest_addr(&leaktest_blocks[i]))[0]++;
+}
+
+const struct leaktest_scenario leaktest_scenarios[] = {
+	{ "seed", "the 2006 test: 6 orphans reported, a 10-element list not",
+	  setup_seed, unhook_list, NULL },
+	{ "orphans", "kmalloc(32) x2, cache object x2, vmalloc(64) x2, dropped",
+	  setup_orphans, NULL, NULL },
+	{ "list", "10 elements on a global list, linked at offset 100",
+	  setup_list, unhook_list, NULL },
+	{ "list-orphaned", "the same list after its head is cleared",
+	  setup_list_orphaned, NULL, NULL },
+	{ "container2", "list_head in a struct in a struct (secondary aliases)",
+	  setup_container2, unhook_container2, NULL },
+	{ "vmalloc-ref", "vmalloc with only the vm_struct's reference left",
+	  setup_vmalloc_ref, unhook_vmalloc_ref, NULL },
+	{ "padding", "memleak_padding: pointer to the object inside its block",
+	  setup_padding, unhook_padding, NULL },
+	{ "not-leak", "memleak_not_leak: unreferenced but not reported",
+	  setup_not_leak, NULL, NULL },
+	{ "ignore", "memleak_ignore: not reported and not scanned",
+	  setup_ignore, NULL, NULL },
+	{ "scan-area", "memleak_scan_area: a pointer outside the area is no reference",
+	  setup_scan_area, unhook_scan_area, NULL },
+	{ "inside-orphan", "a block only referenced from another orphan",
+	  setup_inside_orphan, NULL, NULL },
+	{ "cycle", "three orphans pointing at each other",
+	  setup_cycle, NULL, NULL },
+	{ "freed-after-report", "an orphan freed after it was reported",
+	  setup_freed_after_report, NULL, NULL },
+	{ "changing", "a white block whose contents change between scans",
+	  setup_changing, NULL, change_blocks },
+};
+const unsigned int leaktest_nr_scenarios = ARRAY_SIZE(leaktest_scenarios);
+
+/* ------------------------------------------------------------------ */
+/* Running them                                                        */
+
+const struct leaktest_scenario *leaktest_find(const char *name)
+{
+	for (unsigned int i = 0; i < leaktest_nr_scenarios; i++)
+		if (strcmp(leaktest_scenarios[i].name, name) == 0)
+			return &leaktest_scenarios[i];
+	return NULL;
+}
+
+/* Overwrites dead stack below us, where setup left copies of addresses. */
+static void __noinline wipe_dead_stack(void)
+{
+	volatile char area[1024];
+
+	for (unsigned int i = 0; i < sizeof(area); i++)
+		area[i] = 0;
+}
+
+int leaktest_setup(const struct leaktest_scenario *s)
+{
+	if (!leaktest_cache)
+		leaktest_cache = kmem_cache_create("leaktest", 48, 0, 0, NULL);
+	leaktest_nr_blocks = 0;
+	setup_failed = false;
+	s->setup();
+	wipe_dead_stack();
+	if (setup_failed) {
+		leaktest_teardown(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void leaktest_teardown(const struct leaktest_scenario *s)
+{
+	if (s->unhook)
+		s->unhook();
+	for (unsigned int i = 0; i < leaktest_nr_blocks; i++) {
+		struct leaktest_block *b = &leaktest_blocks[i];
+
+		if (b->kind == LT_KMALLOC)
+			kfree(leaktest_addr(b));
+		else if (b->kind == LT_CACHE)
+			kmem_cache_free(leaktest_cache, leaktest_addr(b));
+		else
+			vfree(leaktest_addr(b));
+	}
+	leaktest_nr_blocks = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The 'leaktest' command                                              */
+
+static const struct leaktest_scenario *active;
+
+static void list_scenarios(void)
+{
+	for (unsigned int i = 0; i < leaktest_nr_scenarios; i++)
+		printk("%-20s %s\n", leaktest_scenarios[i].name,
+		       leaktest_scenarios[i].help);
+}
+
+static void print_expectation(const struct leaktest_scenario *s)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < leaktest_nr_blocks; i++) {
+		const struct leaktest_block *b = &leaktest_blocks[i];
+
+		if (!b->expected)
+			continue;
+		printk("leaktest: expect unreferenced object 0x%08lx (size %zu)\n",
+		       (unsigned long)leaktest_addr(b), b->size);
+		n++;
+	}
+	printk("leaktest: %s set up: %u blocks, %u should be reported\n",
+	       s->name, leaktest_nr_blocks, n);
+	if (s->between_scans)
+		printk("leaktest: run 'memleak', then 'leaktest change', then "
+		       "'memleak' again\n");
+}
+
+static int start_scenario(const char *name)
+{
+	const struct leaktest_scenario *s = leaktest_find(name);
+
+	if (!s) {
+		printk("leaktest: no scenario '%s' (try 'leaktest list')\n", name);
+		return 1;
+	}
+	if (active) {
+		printk("leaktest: '%s' is still set up (run 'leaktest clean' "
+		       "first)\n", active->name);
+		return 1;
+	}
+	if (leaktest_setup(s)) {
+		printk("leaktest: out of memory setting up '%s'\n", name);
+		return 1;
+	}
+	active = s;
+	print_expectation(s);
+	return 0;
+}
+
+static int clean_scenario(void)
+{
+	if (!active) {
+		printk("leaktest: nothing is set up\n");
+		return 1;
+	}
+	leaktest_teardown(active);
+	printk("leaktest: %s taken apart, its blocks freed\n", active->name);
+	active = NULL;
+	return 0;
+}
+
+static int change_scenario(void)
+{
+	if (!active || !active->between_scans) {
+		printk("leaktest: the active scenario has no change step\n");
+		return 1;
+	}
+	active->between_scans();
+	return 0;
+}
+
+static int cmd_leaktest(int argc, char **argv)
+{
+	if (argc == 1)
+		return start_scenario("seed");
+	if (argc != 2) {
+		printk("usage: leaktest [list | clean | change | NAME]\n");
+		return 1;
+	}
+	if (strcmp(argv[1], "list") == 0) {
+		list_scenarios();
+		return 0;
+	}
+	if (strcmp(argv[1], "clean") == 0)
+		return clean_scenario();
+	if (strcmp(argv[1], "change") == 0)
+		return change_scenario();
+	return start_scenario(argv[1]);
+}
+SHELL_COMMAND("leaktest", cmd_leaktest, "leaktest [list|clean|change|NAME]",
+	      "set up a known leak pattern for 'memleak' to find");

@@ -1,0 +1,178 @@
+/*
+ * Self-tests of the leak collector: every built-in scenario is set up,
+ * scanned, and what the scan reports is compared with what the scenario
+ * expects, exactly: nothing missing, nothing extra. Suspects that were
+ * there before the scenario (real leaks elsewhere) are left out.
+ */
+#include <kernel/ktest.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include "leaktest.h"
+#include "memleak.h"
+
+#define MAX_SUSPECTS 256
+
+/* Suspect addresses, masked like leaktest's (this array is scanned). */
+struct suspect_set {
+	unsigned int nr;
+	bool overflow;
+	unsigned long masked[MAX_SUSPECTS];
+	size_t size[MAX_SUSPECTS];
+};
+
+static struct suspect_set before, after;
+
+static bool scan_into(struct suspect_set *set)
+{
+	struct memleak_block *b;
+	unsigned long flags;
+
+	if (memleak_scan())
+		return false;
+	set->nr = 0;
+	set->overflow = false;
+	memleak_enter(&flags);
+	list_for_each_entry(b, &memleak.blocks, node) {
+		if (!(b->flags & MEMLEAK_SUSPECT))
+			continue;
+		if (set->nr == MAX_SUSPECTS) {
+			set->overflow = true;
+			break;
+		}
+		set->masked[set->nr] = b->start ^ LEAKTEST_MASK;
+		set->size[set->nr++] = b->size;
+	}
+	memleak_leave(flags);
+	return true;
+}
+
+static int find_in(const struct suspect_set *set, unsigned long masked)
+{
+	for (unsigned int i = 0; i < set->nr; i++)
+		if (set->masked[i] == masked)
+			return i;
+	return -1;
+}
+
+/* Every expected block reported with its size, every other one not. */
+static void check_expected(struct ktest *t)
+{
+	for (unsigned int i = 0; i < leaktest_nr_blocks; i++) {
+		const struct leaktest_block *b = &leaktest_blocks[i];
+		int k = find_in(&after, b->masked);
+
+		if (b->expected && (k < 0 || after.size[k] != b->size))
+			ktest_fail(t, __FILE__, __LINE__,
+				   "block %u (size %zu) reported", i, b->size);
+		if (!b->expected && k >= 0)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "block %u (size %zu) not reported", i,
+				   b->size);
+	}
+}
+
+/* Nothing reported that is new and not one of the scenario's blocks. */
+static void check_nothing_extra(struct ktest *t)
+{
+	for (unsigned int i = 0; i < after.nr; i++) {
+		bool ours = false;
+
+		if (find_in(&before, after.masked[i]) >= 0)
+			continue;
+		for (unsigned int j = 0; j < leaktest_nr_blocks; j++)
+			ours |= leaktest_blocks[j].masked == after.masked[i];
+		if (!ours)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "no extra report (0x%08lx, size %zu)",
+				   after.masked[i] ^ LEAKTEST_MASK,
+				   after.size[i]);
+	}
+}
+
+/* Sets a scenario up, scans, compares, takes it apart. */
+static void run_scenario(struct ktest *t, const char *name)
+{
+	const struct leaktest_scenario *s = leaktest_find(name);
+	unsigned long saved_age = memleak.min_age_jiffies;
+
+	KEXPECT(t, s != NULL);
+	if (!s)
+		return;
+	memleak.min_age_jiffies = 0;
+	KEXPECT(t, scan_into(&before));
+	KEXPECT_EQ(t, leaktest_setup(s), 0);
+	if (s->between_scans) {
+		KEXPECT(t, scan_into(&after));
+		s->between_scans();
+	}
+	KEXPECT(t, scan_into(&after));
+	KEXPECT(t, !before.overflow && !after.overflow);
+	check_expected(t);
+	check_nothing_extra(t);
+	leaktest_teardown(s);
+	memleak.min_age_jiffies = saved_age;
+}
+
+#define SCENARIO_CASE(fn, name)                 \
+	static void fn(struct ktest *t)         \
+	{                                       \
+		run_scenario(t, name);          \
+	}
+
+SCENARIO_CASE(test_seed, "seed")
+SCENARIO_CASE(test_orphans, "orphans")
+SCENARIO_CASE(test_list, "list")
+SCENARIO_CASE(test_list_orphaned, "list-orphaned")
+SCENARIO_CASE(test_container2, "container2")
+SCENARIO_CASE(test_vmalloc_ref, "vmalloc-ref")
+SCENARIO_CASE(test_padding, "padding")
+SCENARIO_CASE(test_not_leak, "not-leak")
+SCENARIO_CASE(test_ignore, "ignore")
+SCENARIO_CASE(test_scan_area, "scan-area")
+SCENARIO_CASE(test_inside_orphan, "inside-orphan")
+SCENARIO_CASE(test_cycle, "cycle")
+SCENARIO_CASE(test_changing, "changing")
+
+/* A reported block that is then freed is not reported again. */
+static void test_freed_after_report(struct ktest *t)
+{
+	const struct leaktest_scenario *s = leaktest_find("freed-after-report");
+	unsigned long saved_age = memleak.min_age_jiffies, masked;
+
+	memleak.min_age_jiffies = 0;
+	KEXPECT_EQ(t, leaktest_setup(s), 0);
+	masked = leaktest_blocks[0].masked;
+	KEXPECT(t, scan_into(&after));
+	KEXPECT(t, find_in(&after, masked) >= 0);
+	leaktest_teardown(s);	/* prints the orphan-freeing notice */
+	KEXPECT(t, scan_into(&after));
+	KEXPECT(t, find_in(&after, masked) < 0);
+	memleak.min_age_jiffies = saved_age;
+}
+
+/* Every scenario above is also in the table, and the other way round. */
+static void test_scenario_table(struct ktest *t)
+{
+	KEXPECT_EQ(t, leaktest_nr_scenarios, 14);
+	KEXPECT(t, leaktest_find("nosuch") == NULL);
+}
+
+static const struct ktest_case leaktest_cases[] = {
+	KTEST_CASE(test_seed),
+	KTEST_CASE(test_orphans),
+	KTEST_CASE(test_list),
+	KTEST_CASE(test_list_orphaned),
+	KTEST_CASE(test_container2),
+	KTEST_CASE(test_vmalloc_ref),
+	KTEST_CASE(test_padding),
+	KTEST_CASE(test_not_leak),
+	KTEST_CASE(test_ignore),
+	KTEST_CASE(test_scan_area),
+	KTEST_CASE(test_inside_orphan),
+	KTEST_CASE(test_cycle),
+	KTEST_CASE(test_changing),
+	KTEST_CASE(test_freed_after_report),
+	KTEST_CASE(test_scenario_table),
+	{ 0 },
+};
+KTEST_SUITE("memleak", leaktest_cases);

@@ -1,0 +1,796 @@
+/*
+ * The leak collector, part 1: tracking. Every allocator hook and
+ * annotation of <kernel/memleak.h> ends here. Each tracked block gets a
+ * struct memleak_block, indexed by its address (and by its aliases, the
+ * addresses of members that container_of() may be applied to) in a radix
+ * tree, so that the scan (memleak_scan.c) maps any word to its block in a
+ * few steps.
+ *
+ * Locking: memleak_lock (IRQs off) protects everything here; it is taken
+ * with no allocator lock held, and inside it only the metadata caches'
+ * slab and page-allocator locks are taken. Lock order:
+ * memleak_lock -> slab cache lock -> page allocator lock.
+ * The collector's own allocations come from slab caches too: a per-CPU
+ * flag turns the hooks off while the collector runs on that CPU, so they
+ * are never tracked (and never recurse).
+ */
+#include <kernel/memleak.h>
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/printk.h>
+#include <kernel/slab.h>
+#include <kernel/smp.h>
+#include <kernel/stacktrace.h>
+#include <kernel/string.h>
+#include <kernel/task.h>
+#include <kernel/time.h>
+#include "memleak.h"
+
+struct memleak_state memleak = {
+	.enabled = true,
+	.stack_scan = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_TASK_STACKS),
+	.interior = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_INTERIOR),
+	.blocks = LIST_HEAD_INIT(memleak.blocks),
+};
+DEFINE_SPINLOCK(memleak_lock);
+
+/* Set while the collector runs on a CPU: its hooks then do nothing. */
+static bool in_collector[NR_CPUS];
+
+static struct kmem_cache *block_cache, *trace_cache, *area_cache, *node_cache;
+
+#define TRACE_HASH_SIZE 1024
+static struct memleak_trace *trace_hash[TRACE_HASH_SIZE];
+
+/* The alias sets, indexed by block size. */
+static struct radix_tree_root alias_tree;
+
+static bool disable_reported;
+
+/* ------------------------------------------------------------------ */
+/* Entering and leaving the collector from a hook                      */
+
+/*
+ * Interrupts off, then this CPU's flag; returns false (and leaves
+ * interrupts as they were) when the collector is already running here,
+ * which means the call comes from the collector's own allocations.
+ */
+static bool hook_enter(unsigned long *flags)
+{
+	unsigned int cpu;
+
+	*flags = arch_irq_save();
+	cpu = smp_processor_id();
+	if (in_collector[cpu]) {
+		arch_irq_restore(*flags);
+		return false;
+	}
+	in_collector[cpu] = true;
+	return true;
+}
+
+static void hook_leave(unsigned long flags)
+{
+	in_collector[smp_processor_id()] = false;
+	arch_irq_restore(flags);
+}
+
+/* The scan uses these to hold the lock with its own allocations untracked. */
+void memleak_enter(unsigned long *flags)
+{
+	*flags = arch_irq_save();
+	in_collector[smp_processor_id()] = true;
+	spin_lock(&memleak_lock);
+}
+
+void memleak_leave(unsigned long flags)
+{
+	spin_unlock(&memleak_lock);
+	in_collector[smp_processor_id()] = false;
+	arch_irq_restore(flags);
+}
+
+/*
+ * Any internal failure ends up here: the collector stops tracking and
+ * says why, once; the kernel goes on. Called with memleak_lock held or
+ * before the collector is up.
+ */
+void memleak_disable(const char *why)
+{
+	memleak.enabled = false;
+	if (disable_reported)
+		return;
+	disable_reported = true;
+	printk("memleak: disabled: %s\n", why);
+}
+
+/* ------------------------------------------------------------------ */
+/* Radix tree nodes come from the collector's own cache                */
+
+static void *alloc_tree_node(void *ctx)
+{
+	(void)ctx;
+	return kmem_cache_alloc(node_cache, GFP_ATOMIC);
+}
+
+static void free_tree_node(void *node, void *ctx)
+{
+	(void)ctx;
+	kmem_cache_free(node_cache, node);
+}
+
+/* Alias-tree nodes are only made at init, from kmalloc (untracked too). */
+static void *alloc_alias_node(void *ctx)
+{
+	(void)ctx;
+	return kmalloc(RADIX_TREE_NODE_SIZE, GFP_ATOMIC);
+}
+
+static void free_alias_node(void *node, void *ctx)
+{
+	(void)ctx;
+	kfree(node);
+}
+
+/* ------------------------------------------------------------------ */
+/* Allocation contexts (thread + backtrace), stored once each          */
+
+static u32 hash_trace(const struct memleak_trace *t)
+{
+	u32 h = 2166136261u ^ (u32)t->pid;
+
+	for (unsigned int i = 0; i < t->nr_entries; i++)
+		h = (h ^ (u32)t->entries[i]) * 16777619u;
+	for (const char *c = t->comm; *c; c++)
+		h = (h ^ (u8)*c) * 16777619u;
+	return h;
+}
+
+static bool same_trace(const struct memleak_trace *a,
+		       const struct memleak_trace *b)
+{
+	return a->hash == b->hash && a->pid == b->pid &&
+	       a->nr_entries == b->nr_entries &&
+	       memcmp(a->entries, b->entries,
+		      a->nr_entries * sizeof(a->entries[0])) == 0 &&
+	       strcmp(a->comm, b->comm) == 0;
+}
+
+/* Returns the stored copy of *key, making one if needed; NULL on OOM. */
+static struct memleak_trace *intern_trace(struct memleak_trace *key)
+{
+	struct memleak_trace **bucket, *t;
+
+	key->hash = hash_trace(key);
+	bucket = &trace_hash[key->hash % TRACE_HASH_SIZE];
+	for (t = *bucket; t; t = t->hash_next) {
+		if (same_trace(t, key)) {
+			t->refs++;
+			return t;
+		}
+	}
+	t = kmem_cache_alloc(trace_cache, GFP_ATOMIC);
+	if (!t)
+		return NULL;
+	*t = *key;
+	t->refs = 1;
+	t->hash_next = *bucket;
+	*bucket = t;
+	memleak.nr_traces++;
+	return t;
+}
+
+static void put_trace(struct memleak_trace *t)
+{
+	struct memleak_trace **p;
+
+	if (--t->refs)
+		return;
+	for (p = &trace_hash[t->hash % TRACE_HASH_SIZE]; *p; p = &(*p)->hash_next) {
+		if (*p == t) {
+			*p = t->hash_next;
+			break;
+		}
+	}
+	memleak.nr_traces--;
+	kmem_cache_free(trace_cache, t);
+}
+
+void memleak_trace_get(struct memleak_trace *t)
+{
+	t->refs++;
+}
+
+void memleak_trace_put(struct memleak_trace *t)
+{
+	put_trace(t);
+}
+
+/* Fills key with the current thread and the caller's backtrace. */
+static void __noinline capture_trace(struct memleak_trace *key,
+					unsigned int skip)
+{
+	memset(key, 0, sizeof(*key));
+	task_current_identity(key->comm, sizeof(key->comm), &key->pid);
+	key->nr_entries = save_stack_trace(key->entries, MEMLEAK_TRACE_LENGTH,
+					   skip + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Blocks in the tree: the start address and every alias               */
+
+struct memleak_block *memleak_lookup_block(unsigned long addr)
+{
+	return radix_tree_lookup(&memleak.tree, memleak_key(addr));
+}
+
+/* The addresses a block is known by besides its start: padding, aliases. */
+#define for_each_block_key(b, i, key)                                        \
+	for (i = -1;                                                         \
+	     i < (int)((b)->aliases ? (b)->aliases->nr : 0) &&               \
+	     ((key = (b)->start + (b)->pad_offset +                          \
+		     (i < 0 ? 0 : (b)->aliases->offsets[i])), 1);            \
+	     i++)
+
+/* Inserts the extra keys; on failure removes the ones made. */
+static int insert_aliases(struct memleak_block *b)
+{
+	unsigned long key;
+	int i, err = 0;
+
+	for_each_block_key(b, i, key) {
+		if (key == b->start)
+			continue;
+		err = radix_tree_insert(&memleak.tree, memleak_key(key), b);
+		if (err == -EEXIST)
+			err = 0;	/* another block's alias: first one wins */
+		if (err)
+			break;
+		memleak.nr_aliases++;
+	}
+	return err;
+}
+
+static void delete_aliases(struct memleak_block *b)
+{
+	unsigned long key;
+	int i;
+
+	for_each_block_key(b, i, key) {
+		if (key != b->start && memleak_lookup_block(key) == b) {
+			radix_tree_delete(&memleak.tree, memleak_key(key));
+			memleak.nr_aliases--;
+		}
+	}
+}
+
+static const struct memleak_alias_set *aliases_of_size(size_t size)
+{
+	return size ? radix_tree_lookup(&alias_tree, size) : NULL;
+}
+
+void memleak_get_block(struct memleak_block *b)
+{
+	b->refs++;
+}
+
+void memleak_put_block(struct memleak_block *b)
+{
+	struct memleak_scan_area *area;
+
+	if (--b->refs)
+		return;
+	while ((area = b->areas)) {
+		b->areas = area->next;
+		kmem_cache_free(area_cache, area);
+	}
+	if (b->trace)
+		put_trace(b->trace);
+	kmem_cache_free(block_cache, b);
+}
+
+static void create_block(unsigned long start, size_t size, int min_count,
+			 struct memleak_trace *key)
+{
+	struct memleak_block *b;
+
+	if (memleak_lookup_block(start)) {
+		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
+		       start, size);
+		memleak_disable("overlapping block");
+		return;
+	}
+	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
+	if (!b) {
+		memleak_disable("out of memory for block metadata");
+		return;
+	}
+	memset(b, 0, sizeof(*b));
+	b->start = start;
+	b->size = size;
+	b->min_count = min_count;
+	b->flags = MEMLEAK_ALLOCATED;
+	b->cpu = smp_processor_id();
+	b->jiffies = jiffies;
+	b->aliases = aliases_of_size(size);
+	b->trace = intern_trace(key);
+	if (!b->trace) {
+		kmem_cache_free(block_cache, b);
+		memleak_disable("out of memory for backtraces");
+		return;
+	}
+	if (radix_tree_insert(&memleak.tree, memleak_key(start), b) ||
+	    insert_aliases(b)) {
+		delete_aliases(b);
+		radix_tree_delete(&memleak.tree, memleak_key(start));
+		put_trace(b->trace);
+		kmem_cache_free(block_cache, b);
+		memleak_disable("out of memory for the address tree");
+		return;
+	}
+	b->refs = 1;
+	list_add_tail(&b->node, &memleak.blocks);
+	memleak.nr_blocks++;
+}
+
+static void orphan_freed(struct memleak_block *b)
+{
+	printk("memleak: freeing orphan object 0x%08lx (size %zu), reported "
+	       "as a leak:\n", b->start, b->size);
+	memleak_print_block(b);
+	dump_stack();
+}
+
+static void delete_block(unsigned long start)
+{
+	struct memleak_block *b = memleak_lookup_block(start);
+
+	if (!b || b->start != start) {
+		printk("memleak: freeing unknown object at 0x%08lx\n", start);
+		dump_stack();
+		return;
+	}
+	if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING) &&
+	    (b->flags & MEMLEAK_REPORTED))
+		orphan_freed(b);
+	delete_aliases(b);
+	radix_tree_delete(&memleak.tree, memleak_key(start));
+	b->flags &= ~MEMLEAK_ALLOCATED;
+	list_del(&b->node);
+	memleak.nr_blocks--;
+	memleak_put_block(b);
+}
+
+/* The block that starts at ptr, or NULL after a warning naming what. */
+static struct memleak_block *find_start(unsigned long ptr, const char *what)
+{
+	struct memleak_block *b = memleak_lookup_block(ptr);
+
+	if (b && b->start == ptr)
+		return b;
+	printk("memleak: %s: 0x%08lx is not the start of a tracked block\n",
+	       what, ptr);
+	return NULL;
+}
+
+static void pad_block(unsigned long ptr, unsigned long offset, size_t size)
+{
+	struct memleak_block *b = find_start(ptr, "memleak_padding");
+
+	if (!b)
+		return;
+	if (offset + size > b->size) {
+		printk("memleak_padding: %lu+%zu is past the end of 0x%08lx\n",
+		       offset, size, ptr);
+		return;
+	}
+	delete_aliases(b);
+	b->pad_offset = offset;
+	b->aliases = aliases_of_size(size);
+	if (insert_aliases(b))
+		memleak_disable("out of memory for the address tree");
+}
+
+static void not_leak_block(unsigned long ptr)
+{
+	struct memleak_block *b = find_start(ptr, "memleak_not_leak");
+
+	if (b)
+		b->min_count = 0;
+}
+
+static void ignore_block(unsigned long ptr)
+{
+	struct memleak_block *b = find_start(ptr, "memleak_ignore");
+
+	if (b)
+		b->flags |= MEMLEAK_BLACK;
+}
+
+static void add_scan_area(unsigned long ptr, unsigned long offset,
+			  size_t length)
+{
+	struct memleak_block *b = find_start(ptr, "memleak_scan_area");
+	struct memleak_scan_area *area;
+
+	if (!b)
+		return;
+	if (offset + length > b->size || offset + length < offset) {
+		printk("memleak_scan_area: %lu+%zu is past the end of 0x%08lx\n",
+		       offset, length, ptr);
+		return;
+	}
+	area = kmem_cache_alloc(area_cache, GFP_ATOMIC);
+	if (!area) {
+		memleak_disable("out of memory for scan areas");
+		return;
+	}
+	area->offset = offset;
+	area->length = length;
+	area->next = b->areas;
+	b->areas = area;
+}
+
+/* ------------------------------------------------------------------ */
+/* The early log: hooks called before memleak_init()                   */
+
+enum early_op_type {
+	EARLY_ALLOC, EARLY_FREE, EARLY_PADDING, EARLY_NOT_LEAK,
+	EARLY_IGNORE, EARLY_SCAN_AREA,
+};
+
+struct early_op {
+	u8 type;
+	s8 min_count;
+	u8 nr_entries;
+	unsigned long ptr;
+	unsigned long offset;
+	size_t size;
+	unsigned long entries[MEMLEAK_TRACE_LENGTH];
+};
+
+static struct early_op early_log[CONFIG_DEBUG_MEMLEAK_PREINIT_POINTERS] __initdata;
+static unsigned int early_count __initdata;
+
+static void __init log_early(enum early_op_type type, unsigned long ptr,
+			     unsigned long offset, size_t size, int min_count)
+{
+	struct early_op *op;
+
+	if (early_count == ARRAY_SIZE(early_log)) {
+		memleak_disable("early log full (raise "
+				"DEBUG_MEMLEAK_PREINIT_POINTERS)");
+		return;
+	}
+	op = &early_log[early_count++];
+	op->type = type;
+	op->ptr = ptr;
+	op->offset = offset;
+	op->size = size;
+	op->min_count = min_count;
+	if (type == EARLY_ALLOC)
+		op->nr_entries = save_stack_trace(op->entries,
+						  MEMLEAK_TRACE_LENGTH, 3);
+}
+
+static void __init replay_op(const struct early_op *op)
+{
+	struct memleak_trace key;
+
+	switch (op->type) {
+	case EARLY_ALLOC:
+		memset(&key, 0, sizeof(key));
+		strlcpy(key.comm, "boot", sizeof(key.comm));
+		key.nr_entries = op->nr_entries;
+		memcpy(key.entries, op->entries, sizeof(key.entries));
+		create_block(op->ptr, op->size, op->min_count, &key);
+		break;
+	case EARLY_FREE:
+		delete_block(op->ptr);
+		break;
+	case EARLY_PADDING:
+		pad_block(op->ptr, op->offset, op->size);
+		break;
+	case EARLY_NOT_LEAK:
+		not_leak_block(op->ptr);
+		break;
+	case EARLY_IGNORE:
+		ignore_block(op->ptr);
+		break;
+	case EARLY_SCAN_AREA:
+		add_scan_area(op->ptr, op->offset, op->size);
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* The hooks                                                           */
+
+/*
+ * Runs one operation: logged before init, applied after, ignored once
+ * the collector is disabled. Skip counts the frames between the
+ * allocator's caller and capture_trace().
+ */
+static void __noinline do_op(enum early_op_type type, const void *ptr,
+			     unsigned long offset, size_t size, int min_count)
+{
+	struct memleak_trace key;
+	unsigned long flags;
+
+	if (!ptr || !hook_enter(&flags))
+		return;
+	if (type == EARLY_ALLOC && memleak.initialized && memleak.enabled)
+		capture_trace(&key, 2);
+	spin_lock(&memleak_lock);
+	if (!memleak.enabled)
+		goto out;
+	if (!memleak.initialized) {
+		log_early(type, (unsigned long)ptr, offset, size, min_count);
+		goto out;
+	}
+	switch (type) {
+	case EARLY_ALLOC:
+		create_block((unsigned long)ptr, size, min_count, &key);
+		break;
+	case EARLY_FREE:
+		delete_block((unsigned long)ptr);
+		break;
+	case EARLY_PADDING:
+		pad_block((unsigned long)ptr, offset, size);
+		break;
+	case EARLY_NOT_LEAK:
+		not_leak_block((unsigned long)ptr);
+		break;
+	case EARLY_IGNORE:
+		ignore_block((unsigned long)ptr);
+		break;
+	case EARLY_SCAN_AREA:
+		add_scan_area((unsigned long)ptr, offset, size);
+		break;
+	}
+out:
+	spin_unlock(&memleak_lock);
+	hook_leave(flags);
+}
+
+void memleak_alloc(const void *ptr, size_t size, int min_count)
+{
+	do_op(EARLY_ALLOC, ptr, 0, size, min_count);
+}
+
+void memleak_free(const void *ptr)
+{
+	do_op(EARLY_FREE, ptr, 0, 0, 0);
+}
+
+void memleak_padding(const void *ptr, unsigned long offset, size_t size)
+{
+	do_op(EARLY_PADDING, ptr, offset, size, 0);
+}
+
+void memleak_not_leak(const void *ptr)
+{
+	do_op(EARLY_NOT_LEAK, ptr, 0, 0, 0);
+}
+
+void memleak_ignore(const void *ptr)
+{
+	do_op(EARLY_IGNORE, ptr, 0, 0, 0);
+}
+
+void memleak_scan_area(const void *ptr, unsigned long offset, size_t length)
+{
+	do_op(EARLY_SCAN_AREA, ptr, offset, length, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* Aliases from the container_of() records                            */
+
+extern const struct memleak_offset __memleak_offsets_start[];
+extern const struct memleak_offset __memleak_offsets_end[];
+
+struct alias_pair {
+	unsigned long size;
+	unsigned long offset;
+};
+
+struct alias_pairs {
+	struct alias_pair *v;
+	unsigned int nr, max;
+};
+
+/* Records that blocks of size bytes may be pointed to at offset. */
+static void add_pair(struct alias_pairs *p, unsigned long size,
+		     unsigned long offset)
+{
+	offset = ALIGN_DOWN(offset, sizeof(long));
+	if (size == 0 || offset == 0 || offset >= size || p->nr == p->max)
+		return;
+	p->v[p->nr].size = size;
+	p->v[p->nr].offset = offset;
+	p->nr++;
+}
+
+static int compare_pairs(const struct alias_pair *a, const struct alias_pair *b)
+{
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->offset != b->offset)
+		return a->offset < b->offset ? -1 : 1;
+	return 0;
+}
+
+/* Insertion sort: a few thousand records, once at boot. */
+static void sort_pairs(struct alias_pairs *p)
+{
+	for (unsigned int i = 1; i < p->nr; i++) {
+		struct alias_pair x = p->v[i];
+		unsigned int j = i;
+
+		while (j > 0 && compare_pairs(&p->v[j - 1], &x) > 0) {
+			p->v[j] = p->v[j - 1];
+			j--;
+		}
+		p->v[j] = x;
+	}
+}
+
+/* Primary offsets of blocks of size, among the first nr_primary pairs. */
+static void add_secondary(struct alias_pairs *p, unsigned int nr_primary,
+			  const struct memleak_offset *o)
+{
+	for (unsigned int i = 0; i < nr_primary; i++)
+		if (p->v[i].size == o->member_size)
+			add_pair(p, o->size, o->offset + p->v[i].offset);
+}
+
+/* Merges the pairs for one size with the set already known for it. */
+static int publish_set(const struct alias_pair *first, unsigned int n)
+{
+	const struct memleak_alias_set *old = aliases_of_size(first->size);
+	unsigned int nr_old = old ? old->nr : 0, nr = 0;
+	struct memleak_alias_set *set;
+
+	set = kmalloc(sizeof(*set) + (nr_old + n) * sizeof(long), GFP_ATOMIC);
+	if (!set)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < nr_old; i++)
+		set->offsets[nr++] = old->offsets[i];
+	for (unsigned int i = 0; i < n; i++) {
+		bool dup = false;
+
+		for (unsigned int j = 0; j < nr && !dup; j++)
+			dup = set->offsets[j] == first[i].offset;
+		if (!dup)
+			set->offsets[nr++] = first[i].offset;
+	}
+	set->nr = nr;
+	/*
+	 * Blocks already tracked keep the old set (it is never freed): a
+	 * module's new aliases apply to blocks allocated after it loads.
+	 */
+	if (old)
+		radix_tree_delete(&alias_tree, first->size);
+	return radix_tree_insert(&alias_tree, first->size, set);
+}
+
+static int publish_pairs(struct alias_pairs *p)
+{
+	unsigned int i = 0;
+
+	sort_pairs(p);
+	while (i < p->nr) {
+		unsigned int j = i;
+
+		while (j < p->nr && p->v[j].size == p->v[i].size)
+			j++;
+		if (publish_set(&p->v[i], j - i))
+			return -ENOMEM;
+		i = j;
+	}
+	return 0;
+}
+
+/* How many secondary pairs add_secondary() may make from these records. */
+static unsigned int count_secondary(const struct memleak_offset *start,
+				    const struct memleak_offset *end)
+{
+	unsigned int n = 0;
+
+	if (!IS_ENABLED(CONFIG_DEBUG_MEMLEAK_SECONDARY_ALIASES))
+		return 0;
+	for (const struct memleak_offset *o = start; o < end; o++)
+		for (const struct memleak_offset *q = start; q < end; q++)
+			n += q->size == o->member_size;
+	return n;
+}
+
+/* Builds (or extends, for a module) the alias sets; returns the count. */
+static int insert_alias_records(const struct memleak_offset *start,
+				const struct memleak_offset *end)
+{
+	unsigned int n = end - start, nr_primary;
+	struct alias_pairs p = { .max = n + count_secondary(start, end) };
+	int err;
+
+	if (n == 0)
+		return 0;
+	p.v = kmalloc(p.max * sizeof(*p.v), GFP_ATOMIC);
+	if (!p.v)
+		return -ENOMEM;
+	for (const struct memleak_offset *o = start; o < end; o++)
+		add_pair(&p, o->size, o->offset);
+	nr_primary = p.nr;
+	if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_SECONDARY_ALIASES))
+		for (const struct memleak_offset *o = start; o < end; o++)
+			add_secondary(&p, nr_primary, o);
+	err = publish_pairs(&p);
+	kfree(p.v);
+	return err ? err : (int)p.nr;
+}
+
+/* Adds the aliases of a loaded module's container_of() uses. */
+int memleak_insert_aliases(const struct memleak_offset *start,
+			   const struct memleak_offset *end)
+{
+	unsigned long flags;
+	int n;
+
+	memleak_enter(&flags);
+	n = insert_alias_records(start, end);
+	if (n < 0)
+		memleak_disable("out of memory for aliases");
+	memleak_leave(flags);
+	return n < 0 ? n : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Start-up                                                            */
+
+static int __init create_caches(void)
+{
+	block_cache = kmem_cache_create("memleak_block",
+					sizeof(struct memleak_block), 0, 0, NULL);
+	trace_cache = kmem_cache_create("memleak_trace",
+					sizeof(struct memleak_trace), 0, 0, NULL);
+	area_cache = kmem_cache_create("memleak_scan_area",
+				       sizeof(struct memleak_scan_area), 0, 0,
+				       NULL);
+	node_cache = kmem_cache_create("memleak_tree_node",
+				       RADIX_TREE_NODE_SIZE, 0, 0, NULL);
+	return block_cache && trace_cache && area_cache && node_cache ?
+		       0 : -ENOMEM;
+}
+
+/*
+ * Called by mm_init() once slab and kmalloc work: makes the caches and
+ * the alias sets, then replays what the early log recorded.
+ */
+void __init memleak_init(void)
+{
+	unsigned long flags;
+	int aliases;
+
+	memleak_enter(&flags);
+	radix_tree_init(&memleak.tree, alloc_tree_node, free_tree_node, NULL);
+	radix_tree_init(&alias_tree, alloc_alias_node, free_alias_node, NULL);
+	memleak.min_age_jiffies =
+		(unsigned long)CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS * HZ / 1000;
+	if (create_caches()) {
+		memleak_disable("cannot create the metadata caches");
+		memleak_leave(flags);
+		return;
+	}
+	aliases = insert_alias_records(__memleak_offsets_start,
+				       __memleak_offsets_end);
+	if (aliases < 0)
+		memleak_disable("out of memory for aliases");
+	memleak.initialized = true;
+	for (unsigned int i = 0; i < early_count && memleak.enabled; i++)
+		replay_op(&early_log[i]);
+	memleak_leave(flags);
+	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "
+	       "container_of() records\n", memleak.nr_blocks, early_count,
+	       aliases, (unsigned int)(__memleak_offsets_end -
+				       __memleak_offsets_start));
+}

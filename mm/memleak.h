@@ -1,0 +1,150 @@
+/*
+ * The leak collector's private data structures, shared by its files:
+ * memleak.c (tracking and annotations), memleak_scan.c (the scan) and
+ * memleak_report.c (reports and the 'memleak' command).
+ */
+#ifndef MM_MEMLEAK_H
+#define MM_MEMLEAK_H
+
+#include <kernel/kernel.h>
+#include <kernel/list.h>
+#include <kernel/memleak.h>
+#include <kernel/radix-tree.h>
+#include <kernel/spinlock.h>
+#include <kernel/types.h>
+
+#define MEMLEAK_TRACE_LENGTH CONFIG_DEBUG_MEMLEAK_TRACE_LENGTH
+#define MEMLEAK_COMM_LEN 16
+
+/*
+ * Where and by whom blocks were allocated. Many blocks share one
+ * context (same thread, same call chain), so contexts are stored once,
+ * in a hash table, and counted.
+ */
+struct memleak_trace {
+	struct memleak_trace *hash_next;
+	u32 hash;
+	u32 refs;		/* blocks (and report holders) using it */
+	int pid;
+	u16 nr_entries;
+	char comm[MEMLEAK_COMM_LEN];
+	unsigned long entries[MEMLEAK_TRACE_LENGTH];
+};
+
+/* Only these parts of a block are scanned, when it has any. */
+struct memleak_scan_area {
+	struct memleak_scan_area *next;
+	unsigned long offset;
+	size_t length;
+};
+
+/* The offsets at which blocks of one size may also be pointed to. */
+struct memleak_alias_set {
+	unsigned int nr;
+	unsigned long offsets[];
+};
+
+/* Block flags. */
+#define MEMLEAK_ALLOCATED (1 << 0)	/* cleared when freed */
+#define MEMLEAK_BLACK (1 << 1)		/* memleak_ignore: not scanned, not reported */
+#define MEMLEAK_REPORTED (1 << 2)	/* listed by an earlier 'memleak' */
+#define MEMLEAK_CLEARED (1 << 3)	/* hidden by 'memleak clear' */
+#define MEMLEAK_CHECKSUM_VALID (1 << 4)
+#define MEMLEAK_SUSPECT (1 << 5)	/* white and old enough after the last scan */
+
+/*
+ * One tracked block: 56 bytes on our 32-bit targets (see docs/memleak.md).
+ * The colours of the 2006 design are derived from count and min_count:
+ * white while count < min_count, gray once count >= min_count (so
+ * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
+ */
+struct memleak_block {
+	unsigned long start;
+	size_t size;
+	struct list_head node;		/* all blocks, oldest first */
+	struct memleak_block *gray_next;	/* the scan's gray list */
+	struct memleak_block *list_next;	/* white list, report list */
+	struct memleak_trace *trace;
+	struct memleak_scan_area *areas;	/* NULL: the whole block */
+	const struct memleak_alias_set *aliases;
+	unsigned long jiffies;		/* allocation time */
+	u32 checksum;
+	u32 pad_offset;		/* memleak_padding: where the object starts */
+	s16 min_count;
+	s16 count;		/* references found by the running scan */
+	u16 flags;
+	u8 cpu;
+	u8 refs;		/* the block list, the gray list, a report */
+};
+
+static inline bool block_is_black(const struct memleak_block *b)
+{
+	return b->flags & MEMLEAK_BLACK;
+}
+
+static inline bool block_is_gray(const struct memleak_block *b)
+{
+	return !block_is_black(b) && b->count >= b->min_count;
+}
+
+static inline bool block_is_white(const struct memleak_block *b)
+{
+	return !block_is_black(b) && b->count < b->min_count;
+}
+
+/*
+ * Radix-tree keys are addresses in words: blocks and aliases start on
+ * word boundaries and the scan looks words up with their low bits
+ * cleared, so nothing is lost, and keys sit 4 (or 8) times closer
+ * together, which fills tree nodes that much better.
+ */
+static inline unsigned long memleak_key(unsigned long addr)
+{
+	return addr / sizeof(long);
+}
+
+/* State shared by the collector's files, all under memleak_lock. */
+struct memleak_state {
+	bool enabled;		/* tracking and scanning work */
+	bool initialized;	/* past memleak_init(): no more early log */
+	bool stack_scan;	/* scan thread stacks as roots */
+	bool interior;		/* any interior pointer counts (else: aliases) */
+	unsigned long min_age_jiffies;
+	struct radix_tree_root tree;	/* address (and aliases) -> block */
+	struct list_head blocks;
+	unsigned long nr_blocks;
+	unsigned long nr_traces;
+	unsigned long nr_aliases;
+	/* statistics of the last scan */
+	unsigned long scan_jiffies;
+	u64 scan_ns;
+	unsigned long bytes_scanned;
+	unsigned long nr_suspects;
+	unsigned long nr_new;
+	unsigned long scans;
+	u64 max_irqoff_ns;
+};
+
+extern struct memleak_state memleak;
+extern struct spinlock memleak_lock;
+
+/* memleak.c */
+void memleak_disable(const char *why);
+void memleak_trace_get(struct memleak_trace *t);
+void memleak_trace_put(struct memleak_trace *t);
+struct memleak_block *memleak_lookup_block(unsigned long addr);
+void memleak_get_block(struct memleak_block *b);
+void memleak_put_block(struct memleak_block *b);
+void memleak_enter(unsigned long *flags);
+void memleak_leave(unsigned long flags);
+
+/* memleak_scan.c */
+int memleak_scan(void);
+
+/* memleak_thread.c */
+int memleak_set_auto_scan(const char *value);
+
+/* memleak_report.c */
+void memleak_print_block(const struct memleak_block *b);
+
+#endif

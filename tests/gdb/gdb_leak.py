@@ -1,0 +1,61 @@
+"""a leak made from GDB after boot, in every report
+
+One kmalloc(100) called from GDB and dropped. It must appear, with its
+size, in the report of memleak-scan (formatted by GDB from the block
+list), in the kernel's own 'memleak' report on the console, and in
+memleak-list --suspects and memleak-dump; the two reports must list
+the same objects.
+"""
+import re
+
+import gdb
+
+from kleaktest import ScenarioFailure, log
+
+
+def objects(text):
+    return {int(a, 16): int(s) for a, s in re.findall(
+        r"^unreferenced object 0x([0-9a-f]{8}) \(size (\d+)\):$", text, re.M)}
+
+
+def check_gdb_report(k, block):
+    out = gdb.execute("memleak-scan", to_string=True)
+    log("(gdb) memleak-scan\n" + out[-3000:])
+    report = objects(out)
+    if report.get(block) != 100:
+        raise ScenarioFailure("memleak-scan does not report 0x%08x (size 100)"
+                              % block)
+    entry = out[out.index("unreferenced object 0x%08x" % block):]
+    if not re.match(r"unreferenced object 0x[0-9a-f]+ \(size 100\):\n"
+                    r'  comm "[^"]*", pid \d+, jiffies \d+ \(age \d+\.\d{3}s\)'
+                    r"\n  hex dump \(first 32 bytes\):\n"
+                    r"(    (00 ){16} \.{16}\n){2}  backtrace:\n"
+                    r"    \[<[0-9a-f]{8}>\] kmalloc\+0x", entry):
+        raise ScenarioFailure("memleak-scan's entry is not in the kernel's "
+                              "report format:\n" + entry[:600])
+    if not re.search(r"^memleak: \d+ new suspected memory leaks "
+                     r"\(\d+ total\)$", out, re.M):
+        raise ScenarioFailure("memleak-scan printed no summary line")
+    return report
+
+
+def run(k):
+    block = k.kmalloc(100)
+    k.expect_leaks([block])
+    ours = check_gdb_report(k, block)
+    theirs = k.kernel_report()
+    if theirs != ours:
+        raise ScenarioFailure("the kernel's report %s differs from "
+                              "memleak-scan's %s" % (sorted(theirs.items()),
+                                                     sorted(ours.items())))
+    listing = gdb.execute("memleak-list --suspects", to_string=True)
+    if not re.search(r"^0x%08x +100 white +0/1 +ars-k- " % block, listing,
+                     re.M):
+        raise ScenarioFailure("memleak-list --suspects lacks the block:\n"
+                              + listing)
+    dump = gdb.execute("memleak-dump 0x%x" % (block + 50), to_string=True)
+    log("(gdb) memleak-dump\n" + dump)
+    if not dump.startswith("block 0x%08x-0x%08x (size 100), white"
+                           % (block, block + 99)):
+        raise ScenarioFailure("memleak-dump of an address inside the block "
+                              "does not describe it")

@@ -1,0 +1,1 @@
+"""GDB commands for the kleak kernel (after Linux's scripts/gdb lx-*)."""

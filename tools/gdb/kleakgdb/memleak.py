@@ -1,0 +1,405 @@
+"""memleak-scan, -list, -dump, -refs: the leak collector from GDB.
+
+The block list (memleak.blocks, struct memleak_block of mm/memleak.h) is
+read directly; a scan is run by calling the kernel's memleak_scan(),
+which marks the suspected leaks MEMLEAK_SUSPECT, exactly as the shell's
+'memleak' command does before it prints its report.
+"""
+import gdb
+
+from . import kcall, source
+from .threads import all_threads, on_cpu
+from .util import (KleakError, byte_order, c_string, function_file,
+                   has_symbol, hex_dump, list_entries, parse_int, read_bytes,
+                   read_word, struct_at, struct_type, symbol_value,
+                   symbolize, ulong, word_size)
+
+HEADER = "mm/memleak.h"
+HEX_DUMP_BYTES = 32
+ALLOCATOR_FILES = ("mm/slab.c", "mm/kmalloc.c", "mm/vmalloc.c",
+                   "mm/page_alloc.c", "mm/memleak.c", "kernel/stacktrace.c")
+
+
+def flag(name):
+    return source.define(HEADER, "MEMLEAK_" + name)
+
+
+def require_collector():
+    if not has_symbol("memleak_scan"):
+        raise KleakError("this kernel has no leak collector "
+                         "(built without CONFIG_DEBUG_MEMLEAK)")
+
+
+class Block:
+    """One struct memleak_block, read in one go."""
+
+    def __init__(self, meta, value):
+        self.meta = meta
+        self.v = value
+        self.start = ulong(value["start"])
+        self.size = int(value["size"])
+        self.flags = int(value["flags"])
+        self.count = int(value["count"])
+        self.min_count = int(value["min_count"])
+        self.pad_offset = int(value["pad_offset"])
+
+    def has(self, name):
+        return bool(self.flags & flag(name))
+
+    def contains(self, addr):
+        return self.start <= addr < self.start + max(self.size, 1)
+
+    def colour(self):
+        """The 2006 design's colour, as of the last scan."""
+        if self.has("BLACK"):
+            return "black"
+        if self.min_count == 0:
+            return "gray*"          # never a leak (memleak_not_leak)
+        return "gray" if self.count >= self.min_count else "white"
+
+    def flag_names(self):
+        names = ("ALLOCATED", "BLACK", "REPORTED", "CLEARED",
+                 "CHECKSUM_VALID", "SUSPECT")
+        return ",".join(n.lower().replace("checksum_valid", "checksum")
+                        for n in names if self.has(n)) or "-"
+
+    def flag_letters(self):
+        """a(llocated) r(eported) s(uspect) c(leared) k (checksum valid)
+        b(lack), each in its column, '-' when not set."""
+        return "".join(letter if self.has(name) else "-" for letter, name in (
+            ("a", "ALLOCATED"), ("r", "REPORTED"), ("s", "SUSPECT"),
+            ("c", "CLEARED"), ("k", "CHECKSUM_VALID"), ("b", "BLACK")))
+
+    def trace(self, cache=None):
+        addr = ulong(self.v["trace"])
+        if cache is not None and addr in cache:
+            return cache[addr]
+        t = read_trace(addr) if addr else None
+        if cache is not None:
+            cache[addr] = t
+        return t
+
+    def aliases(self):
+        """Offsets (from the object start) at which the block is also known."""
+        addr = ulong(self.v["aliases"])
+        if not addr:
+            return []
+        nr = read_word(addr)
+        if nr > 4096:
+            raise KleakError("alias set at 0x%08x: %d offsets?" % (addr, nr))
+        n = word_size()
+        return [read_word(addr + n * (i + 1)) for i in range(nr)]
+
+    def scan_areas(self):
+        """(offset, length) of each memleak_scan_area, newest first."""
+        atype = struct_type("memleak_scan_area")
+        areas, addr = [], ulong(self.v["areas"])
+        while addr and len(areas) < 1024:
+            a = struct_at(addr, atype)
+            areas.append((ulong(a["offset"]), int(a["length"])))
+            addr = ulong(a["next"])
+        return areas
+
+
+def read_trace(addr):
+    t = struct_at(addr, struct_type("memleak_trace"))
+    nr = min(int(t["nr_entries"]), t["entries"].type.range()[1] + 1)
+    return {"comm": c_string(t["comm"]), "pid": int(t["pid"]),
+            "entries": [ulong(t["entries"][i]) for i in range(nr)]}
+
+
+def caller(trace):
+    """The first backtrace entry outside the allocators and the collector."""
+    if not trace or not trace["entries"]:
+        return None
+    for pc in trace["entries"]:
+        if not function_file(pc).endswith(ALLOCATOR_FILES):
+            return pc
+    return trace["entries"][-1]
+
+
+def state():
+    require_collector()
+    return symbol_value("memleak")
+
+
+def all_blocks():
+    """Every tracked block, oldest first."""
+    require_collector()
+    btype = struct_type("memleak_block")
+    head = ulong(state()["blocks"].address)
+    return [Block(addr, struct_at(addr, btype))
+            for addr in list_entries(head, btype, "node")]
+
+
+def suspects():
+    """The blocks the last scan marked as suspected leaks, still allocated."""
+    return [b for b in all_blocks() if b.has("SUSPECT") and b.has("ALLOCATED")]
+
+
+def find_block(addr):
+    for b in all_blocks():
+        if b.contains(addr):
+            return b
+    return None
+
+
+def scan():
+    """Runs memleak_scan() in the kernel; returns its status (0 or -EBUSY)."""
+    require_collector()
+    with kcall.KernelCalls():
+        kcall.wipe_dead_stack()
+        return int(kcall.call("memleak_scan()"))
+
+
+def age(jiffies_then):
+    now = ulong(symbol_value("jiffies"))
+    ms = ((now - jiffies_then) & ((1 << (8 * word_size())) - 1)) \
+        * 1000 // source.hz()
+    return "%d.%03ds" % (ms // 1000, ms % 1000)
+
+
+def report_lines(b, cache=None):
+    """One block in the kernel's report format (mm/memleak_report.c)."""
+    t = b.trace(cache) or {"comm": "?", "pid": 0, "entries": []}
+    nbytes = min(b.size, HEX_DUMP_BYTES)
+    lines = ["unreferenced object 0x%08x (size %d):" % (b.start, b.size),
+             '  comm "%s", pid %d, jiffies %d (age %s)' % (
+                 t["comm"], t["pid"], ulong(b.v["jiffies"]),
+                 age(ulong(b.v["jiffies"]))),
+             "  hex dump (first %d bytes):" % nbytes]
+    lines += ["    " + row for row in hex_dump(read_bytes(b.start, nbytes))]
+    lines.append("  backtrace:")
+    lines += ["    [<%08x>] %s" % (pc, symbolize(pc)) for pc in t["entries"]]
+    return lines
+
+
+def summary_line():
+    s = state()
+    return "memleak: %d new suspected memory leaks (%d total)" % (
+        ulong(s["nr_new"]), ulong(s["nr_suspects"]))
+
+
+class MemleakScan(gdb.Command):
+    """Scan for leaks by calling the kernel, and print the report.
+
+Usage: memleak-scan [--kernel]
+
+Calls memleak_scan() on the stopped CPU (it must be at a safe stop: see
+kleak-stop), then prints every suspected leak in the format of the
+shell's 'memleak' (Linux's kmemleak format) from the block list, and
+the summary line. With --kernel, the kernel's own 'memleak' command runs
+instead (shell_run_line) and prints on the kernel console; its output
+is shown here when kleak-console-log names the console log."""
+
+    def __init__(self):
+        super().__init__("memleak-scan", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        args = arg.split()
+        if args not in ([], ["--kernel"]):
+            raise KleakError("usage: memleak-scan [--kernel]")
+        if args:
+            require_collector()
+            with kcall.KernelCalls():
+                kcall.wipe_dead_stack()
+                gdb.execute("kshell memleak")
+            return
+        err = scan()
+        if err:
+            raise KleakError("memleak_scan() returned %d (another scan "
+                             "running, or the collector is disabled)" % err)
+        cache = {}
+        for b in suspects():
+            print("\n".join(report_lines(b, cache)))
+        print(summary_line())
+
+
+class MemleakList(gdb.Command):
+    """List the blocks the leak collector tracks.
+
+Usage: memleak-list [--suspects] [--white]
+
+One line per block, oldest first: address, size, colour after the last
+scan (white: not enough references; gray: enough; gray*: never a leak,
+memleak_not_leak; black: memleak_ignore), references found/needed,
+flags (a allocated, r reported once, s suspect now, c cleared,
+k checksum taken, b black), the allocating thread and the first caller
+outside the allocators (a bare address outside the kernel's text is
+GDB's own call: the block was allocated from GDB). --suspects keeps the
+suspected leaks of the last scan, --white the white blocks. Reads
+memory only: safe at any stop."""
+
+    def __init__(self):
+        super().__init__("memleak-list", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        only_suspects = only_white = False
+        for a in arg.split():
+            if a == "--suspects":
+                only_suspects = True
+            elif a == "--white":
+                only_white = True
+            else:
+                raise KleakError("usage: memleak-list [--suspects] [--white]")
+        cache = {}
+        shown = 0
+        blocks = all_blocks()
+        print("%-10s %7s %-6s %5s %-6s %-12s %s" % (
+            "address", "size", "colour", "refs", "flags", "comm/pid",
+            "caller"))
+        for b in blocks:
+            if only_suspects and not b.has("SUSPECT"):
+                continue
+            if only_white and b.colour() != "white":
+                continue
+            t = b.trace(cache)
+            who = "%s/%d" % (t["comm"], t["pid"]) if t else "?"
+            pc = caller(t)
+            print("0x%08x %7d %-6s %2d/%-2d %-6s %-12s %s" % (
+                b.start, b.size, b.colour(), b.count, b.min_count,
+                b.flag_letters(), who, symbolize(pc) if pc else "?"))
+            shown += 1
+        print("%d of %d blocks" % (shown, len(blocks)))
+
+
+class MemleakDump(gdb.Command):
+    """Everything the leak collector knows about one block.
+
+Usage: memleak-dump ADDR [BYTES]
+
+ADDR is any address inside the block (an expression: a symbol, $1, ...).
+Prints the block's range, colour, references, flags, padding, aliases,
+scan areas, the allocating thread and full backtrace, and a hex dump of
+its first BYTES bytes (default 32). Reads memory only."""
+
+    def __init__(self):
+        super().__init__("memleak-dump", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        args = gdb.string_to_argv(arg)
+        if len(args) not in (1, 2):
+            raise KleakError("usage: memleak-dump ADDR [BYTES]")
+        addr = parse_int(args[0], "address")
+        nbytes = parse_int(args[1], "bytes") if len(args) == 2 else 32
+        b = find_block(addr)
+        if b is None:
+            raise KleakError("0x%08x is not inside any tracked block" % addr)
+        print("block 0x%08x-0x%08x (size %d), %s after the last scan" % (
+            b.start, b.start + b.size - 1, b.size, b.colour()))
+        print("  metadata at 0x%08x; references: %d found, %d needed; "
+              "flags %s" % (b.meta, b.count, b.min_count, b.flag_names()))
+        print("  allocated on CPU %d at jiffies %d, checksum %08x" % (
+            int(b.v["cpu"]), ulong(b.v["jiffies"]),
+            int(b.v["checksum"]) & 0xffffffff))
+        if b.pad_offset:
+            print("  object starts at +%d (memleak_padding)" % b.pad_offset)
+        for off in b.aliases():
+            print("  alias 0x%08x (+%d)" % (b.start + b.pad_offset + off,
+                                           b.pad_offset + off))
+        for off, length in b.scan_areas():
+            print("  scan area +%d, %d bytes" % (off, length))
+        t = b.trace()
+        if t:
+            print('  comm "%s", pid %d' % (t["comm"], t["pid"]))
+            for pc in t["entries"]:
+                print("    [<%08x>] %s" % (pc, symbolize(pc)))
+        nbytes = min(nbytes, b.size)
+        print("  hex dump (first %d bytes):" % nbytes)
+        for row in hex_dump(read_bytes(b.start, nbytes)):
+            print("    " + row)
+
+
+def root_regions():
+    """(label, start, end) of the memory the scan treats as roots."""
+    sym = lambda name: ulong(symbol_value(name).address)  # noqa: E731
+    # The boot thread's stack is in .bss: the scan takes only its live part.
+    regions = [("data", sym("_sdata"), sym("_edata")),
+               ("bss", sym("__bss_start"), sym("boot_stack")),
+               ("bss", sym("boot_stack_top"), sym("__bss_stop"))]
+    pages = ulong(symbol_value("max_pfn")) - ulong(symbol_value("min_pfn"))
+    mem_map = ulong(symbol_value("mem_map"))
+    regions.append(("mem_map", mem_map,
+                    mem_map + pages * struct_type("page").sizeof))
+    for t in all_threads():
+        low = ulong(t["stack"])
+        if not low:
+            continue
+        if on_cpu(t):
+            low = max(low, kcall.sp())
+        else:
+            low = ulong(t["ctx"]["sp"])
+        regions.append(("stack of %s (pid %d)" % (c_string(t["name"]),
+                                                   int(t["pid"])),
+                        low, ulong(t["stack"]) + int(t["stack_size"])))
+    return regions
+
+
+def words_of(start, end):
+    n = word_size()
+    start += -start % n
+    data = read_bytes(start, max(end - start, 0))
+    order = byte_order()
+    for i in range(0, len(data) - n + 1, n):
+        yield start + i, int.from_bytes(data[i:i + n], order)
+
+
+def references_to(target):
+    """(where, label, how) of every word in roots or tracked blocks that
+    points to target (its start, an alias, or inside it)."""
+    keys = {target.start + target.pad_offset: "start"}
+    for off in target.aliases():
+        keys[target.start + target.pad_offset + off] = \
+            "alias +%d" % (target.pad_offset + off)
+    regions = root_regions()
+    for b in all_blocks():
+        if b.meta != target.meta:
+            regions.append(("block 0x%08x (size %d, %s)" % (
+                b.start, b.size, b.colour()), b.start, b.start + b.size))
+    found = []
+    for label, start, end in regions:
+        for where, value in words_of(start, end):
+            how = keys.get(value)
+            if how is None and target.contains(value):
+                how = "interior +%d" % (value - target.start)
+            if how:
+                found.append((where, label, how))
+    return found
+
+
+class MemleakRefs(gdb.Command):
+    """Find what points to a tracked block.
+
+Usage: memleak-refs ADDR
+
+Searches the scan's roots (.data, .bss, the page array, the live part of
+every thread stack) and every tracked block for words that point to the
+block holding ADDR: at its start, at an alias (container_of), or
+anywhere inside (those count only with memleak.interior). The answer to
+"why is this block not reported?" (or, with none found, "why is it?").
+Reads memory only; a whole pass over the tracked blocks takes a while."""
+
+    def __init__(self):
+        super().__init__("memleak-refs", gdb.COMMAND_DATA)
+
+    def invoke(self, arg, from_tty):
+        if len(gdb.string_to_argv(arg)) != 1:
+            raise KleakError("usage: memleak-refs ADDR")
+        addr = parse_int(arg, "address")
+        target = find_block(addr)
+        if target is None:
+            raise KleakError("0x%08x is not inside any tracked block" % addr)
+        refs = references_to(target)
+        print("block 0x%08x (size %d, %s): %d references" % (
+            target.start, target.size, target.colour(), len(refs)))
+        for where, label, how in refs:
+            print("  0x%08x  %-8s in %s%s" % (where, how, label,
+                                             "" if not label.startswith(
+                                                 ("data", "bss")) else
+                                             "  <%s>" % symbolize(where)))
+
+
+MemleakScan()
+MemleakList()
+MemleakDump()
+MemleakRefs()
