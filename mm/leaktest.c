@@ -16,6 +16,7 @@
 #include <kernel/slab.h>
 #include <kernel/string.h>
 #include <kernel/vmalloc.h>
+#include <asm/page.h>
 #include "leaktest.h"
 #include "memleak.h"
 
@@ -62,11 +63,12 @@ static void *lt_cache_alloc(bool expected)
 	return p;
 }
 
+/* A vmalloc block is tracked as its whole pages (as in Linux). */
 static void *lt_vmalloc(size_t size, bool expected)
 {
 	void *p = vzalloc(size);
 
-	record(p, size, LT_VMALLOC, expected);
+	record(p, ALIGN(size, PAGE_SIZE), LT_VMALLOC, expected);
 	return p;
 }
 
@@ -184,8 +186,14 @@ static void unhook_container2(void)
 	INIT_LIST_HEAD(&lt_outer_list);
 }
 
+/*
+ * The globals below hold the patterns' roots. They are not static: the
+ * kernel never reads them (only the collector does), and the compiler
+ * would drop the stores to a static that nothing reads.
+ */
+
 /* vmalloc: min_count 2, its vm_struct holds one reference. */
-static void *lt_vmalloc_keep;
+void *lt_vmalloc_keep;
 
 static void setup_vmalloc_ref(void)
 {
@@ -206,7 +214,7 @@ struct lt_padded {
 };
 
 #define LT_PAD 16
-static void *lt_pad_keep, *lt_pad_control;
+void *lt_pad_keep, *lt_pad_control;
 
 static void setup_padding(void)
 {
@@ -250,7 +258,7 @@ static void setup_ignore(void)
 }
 
 /* memleak_scan_area: only bytes 0..15 of the block are scanned. */
-static void *lt_area_keep;
+void *lt_area_keep;
 
 static void setup_scan_area(void)
 {
@@ -352,10 +360,16 @@ const struct leaktest_scenario *leaktest_find(const char *name)
 	return NULL;
 }
 
-/* Overwrites dead stack below us, where setup left copies of addresses. */
-static void __noinline wipe_dead_stack(void)
+/*
+ * Overwrites the dead stack below the caller, where setup left copies of
+ * addresses: the scan's own frames will lie there, and a stale copy in
+ * one of their unused slots would look like a live reference (the
+ * classic false negative of a conservative scan). Call it from the
+ * function that called leaktest_setup(), after it returned.
+ */
+void __noinline leaktest_wipe_stack(void)
 {
-	volatile char area[1024];
+	volatile char area[2048];
 
 	for (unsigned int i = 0; i < sizeof(area); i++)
 		area[i] = 0;
@@ -368,7 +382,6 @@ int leaktest_setup(const struct leaktest_scenario *s)
 	leaktest_nr_blocks = 0;
 	setup_failed = false;
 	s->setup();
-	wipe_dead_stack();
 	if (setup_failed) {
 		leaktest_teardown(s);
 		return -ENOMEM;
@@ -442,6 +455,7 @@ static int start_scenario(const char *name)
 		printk("leaktest: out of memory setting up '%s'\n", name);
 		return 1;
 	}
+	leaktest_wipe_stack();
 	active = s;
 	print_expectation(s);
 	return 0;
@@ -466,6 +480,7 @@ static int change_scenario(void)
 		return 1;
 	}
 	active->between_scans();
+	leaktest_wipe_stack();
 	return 0;
 }
 

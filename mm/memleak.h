@@ -145,6 +145,7 @@ int memleak_scan(void);
 int memleak_set_auto_scan(const char *value);
 
 /* memleak_report.c */
+unsigned long memleak_clear_reports(void);
 void memleak_print_block(const struct memleak_block *b);
 
 #endif

@@ -185,8 +185,8 @@ static int cmd_scan(void)
 	return 0;
 }
 
-/* Hides what has been reported until its contents change. */
-static int cmd_clear(void)
+/* Hides what has been reported until its contents change; returns how many. */
+unsigned long memleak_clear_reports(void)
 {
 	struct memleak_block *b;
 	unsigned long flags, n = 0;
@@ -196,13 +196,18 @@ static int cmd_clear(void)
 		if (!(b->flags & (MEMLEAK_SUSPECT | MEMLEAK_REPORTED)))
 			continue;
 		b->flags |= MEMLEAK_CLEARED;
-		b->flags &= ~MEMLEAK_SUSPECT;
+		b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_REPORTED);
 		n++;
 	}
 	memleak.nr_suspects = 0;
 	memleak.nr_new = 0;
 	memleak_leave(flags);
-	printk("memleak: %lu reported blocks cleared\n", n);
+	return n;
+}
+
+static int cmd_clear(void)
+{
+	printk("memleak: %lu reported blocks cleared\n", memleak_clear_reports());
 	return 0;
 }
 
