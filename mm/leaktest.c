@@ -15,6 +15,8 @@
 #include <kernel/shell.h>
 #include <kernel/slab.h>
 #include <kernel/string.h>
+#include <kernel/thread.h>
+#include <kernel/wait.h>
 #include <kernel/vmalloc.h>
 #include <asm/page.h>
 #include "leaktest.h"
@@ -317,6 +319,52 @@ static void change_blocks(void)
 		((char *)leaktest_addr(&leaktest_blocks[i]))[0]++;
 }
 
+/*
+ * A block whose only pointer is a local variable of a sleeping thread:
+ * found while thread stacks are scanned, reported when they are not.
+ */
+static struct thread *lt_thread;
+static bool lt_thread_ready, lt_thread_stop;
+static DEFINE_WAIT_QUEUE(lt_thread_wait);
+
+static int stack_holder(void *masked)
+{
+	/* On the stack, where only the collector's stack scan can see it. */
+	void *volatile held = (void *)((unsigned long)masked ^ LEAKTEST_MASK);
+
+	WRITE_ONCE(lt_thread_ready, true);
+	wake_up(&lt_thread_wait);
+	wait_event(lt_thread_wait, READ_ONCE(lt_thread_stop));
+	return held ? 0 : 1;
+}
+
+static void setup_stack(void)
+{
+	void *p = lt_kmalloc(56, !memleak.stack_scan);
+
+	if (!p)
+		return;
+	lt_thread_ready = lt_thread_stop = false;
+	lt_thread = kthread_run(stack_holder,
+				(void *)((unsigned long)p ^ LEAKTEST_MASK),
+				"leaktest-stack");
+	if (!lt_thread) {
+		setup_failed = true;
+		return;
+	}
+	wait_event(lt_thread_wait, READ_ONCE(lt_thread_ready));
+}
+
+static void unhook_stack(void)
+{
+	if (!lt_thread)
+		return;
+	WRITE_ONCE(lt_thread_stop, true);
+	wake_up(&lt_thread_wait);
+	kthread_join(lt_thread, NULL);
+	lt_thread = NULL;
+}
+
 const struct leaktest_scenario leaktest_scenarios[] = {
 	{ "seed", "the 2006 test: 6 orphans reported, a 10-element list not",
 	  setup_seed, unhook_list, NULL },
@@ -346,6 +394,8 @@ const struct leaktest_scenario leaktest_scenarios[] = {
 	  setup_freed_after_report, NULL, NULL },
 	{ "changing", "a white block whose contents change between scans",
 	  setup_changing, NULL, change_blocks },
+	{ "stack", "a pointer kept only on a sleeping thread's stack",
+	  setup_stack, unhook_stack, NULL },
 };
 const unsigned int leaktest_nr_scenarios = ARRAY_SIZE(leaktest_scenarios);
 
@@ -358,21 +408,6 @@ const struct leaktest_scenario *leaktest_find(const char *name)
 		if (strcmp(leaktest_scenarios[i].name, name) == 0)
 			return &leaktest_scenarios[i];
 	return NULL;
-}
-
-/*
- * Overwrites the dead stack below the caller, where setup left copies of
- * addresses: the scan's own frames will lie there, and a stale copy in
- * one of their unused slots would look like a live reference (the
- * classic false negative of a conservative scan). Call it from the
- * function that called leaktest_setup(), after it returned.
- */
-void __noinline leaktest_wipe_stack(void)
-{
-	volatile char area[2048];
-
-	for (unsigned int i = 0; i < sizeof(area); i++)
-		area[i] = 0;
 }
 
 int leaktest_setup(const struct leaktest_scenario *s)
@@ -455,7 +490,7 @@ static int start_scenario(const char *name)
 		printk("leaktest: out of memory setting up '%s'\n", name);
 		return 1;
 	}
-	leaktest_wipe_stack();
+	memleak_wipe_stack();
 	active = s;
 	print_expectation(s);
 	return 0;
@@ -480,7 +515,7 @@ static int change_scenario(void)
 		return 1;
 	}
 	active->between_scans();
-	leaktest_wipe_stack();
+	memleak_wipe_stack();
 	return 0;
 }
 

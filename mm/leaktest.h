@@ -50,8 +50,6 @@ static inline void *leaktest_addr(const struct leaktest_block *b)
 const struct leaktest_scenario *leaktest_find(const char *name);
 /* Runs setup and records the blocks; returns 0 or a negative error. */
 int leaktest_setup(const struct leaktest_scenario *s);
-/* Clears the dead stack below the caller (see leaktest.c). */
-void leaktest_wipe_stack(void);
 /* Takes the pattern apart and frees every block it allocated. */
 void leaktest_teardown(const struct leaktest_scenario *s);
 

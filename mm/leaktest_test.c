@@ -101,11 +101,11 @@ static void run_scenario(struct ktest *t, const char *name)
 	memleak.min_age_jiffies = 0;
 	KEXPECT(t, scan_into(&before));
 	KEXPECT_EQ(t, leaktest_setup(s), 0);
-	leaktest_wipe_stack();
+	memleak_wipe_stack();
 	if (s->between_scans) {
 		KEXPECT(t, scan_into(&after));
 		s->between_scans();
-		leaktest_wipe_stack();
+		memleak_wipe_stack();
 	}
 	KEXPECT(t, scan_into(&after));
 	KEXPECT(t, !before.overflow && !after.overflow);
@@ -137,6 +137,26 @@ SCENARIO_CASE(test_inside_orphan, "inside-orphan")
 SCENARIO_CASE(test_cycle, "cycle")
 SCENARIO_CASE(test_changing, "changing")
 
+/* The same pattern with thread-stack scanning on, then off. */
+static void run_with_stack_scan(struct ktest *t, bool on)
+{
+	bool saved = memleak.stack_scan;
+
+	memleak.stack_scan = on;
+	run_scenario(t, "stack");
+	memleak.stack_scan = saved;
+}
+
+static void test_stack_scan_on(struct ktest *t)
+{
+	run_with_stack_scan(t, true);
+}
+
+static void test_stack_scan_off(struct ktest *t)
+{
+	run_with_stack_scan(t, false);
+}
+
 /* A reported block that is then freed is not reported again. */
 static void test_freed_after_report(struct ktest *t)
 {
@@ -145,7 +165,7 @@ static void test_freed_after_report(struct ktest *t)
 
 	memleak.min_age_jiffies = 0;
 	KEXPECT_EQ(t, leaktest_setup(s), 0);
-	leaktest_wipe_stack();
+	memleak_wipe_stack();
 	masked = leaktest_blocks[0].masked;
 	KEXPECT(t, scan_into(&after));
 	KEXPECT(t, find_in(&after, masked) >= 0);
@@ -158,7 +178,7 @@ static void test_freed_after_report(struct ktest *t)
 /* Every scenario above is also in the table, and the other way round. */
 static void test_scenario_table(struct ktest *t)
 {
-	KEXPECT_EQ(t, leaktest_nr_scenarios, 14);
+	KEXPECT_EQ(t, leaktest_nr_scenarios, 15);
 	KEXPECT(t, leaktest_find("nosuch") == NULL);
 }
 
@@ -176,6 +196,8 @@ static const struct ktest_case leaktest_cases[] = {
 	KTEST_CASE(test_inside_orphan),
 	KTEST_CASE(test_cycle),
 	KTEST_CASE(test_changing),
+	KTEST_CASE(test_stack_scan_on),
+	KTEST_CASE(test_stack_scan_off),
 	KTEST_CASE(test_freed_after_report),
 	KTEST_CASE(test_scenario_table),
 	{ 0 },

@@ -140,6 +140,7 @@ void memleak_leave(unsigned long flags);
 
 /* memleak_scan.c */
 int memleak_scan(void);
+void memleak_wipe_stack(void);
 
 /* memleak_thread.c */
 int memleak_set_auto_scan(const char *value);

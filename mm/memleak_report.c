@@ -329,7 +329,7 @@ static int usage(void)
 	return 1;
 }
 
-static int cmd_memleak(int argc, char **argv)
+static int run_subcommand(int argc, char **argv)
 {
 	if (argc == 1)
 		return cmd_list();
@@ -348,6 +348,14 @@ static int cmd_memleak(int argc, char **argv)
 	if (strchr(argv[1], '=') && cmd_option(argv[1]) == 0)
 		return 0;
 	return usage();
+}
+static int cmd_memleak(int argc, char **argv)
+{
+	int ret = run_subcommand(argc, argv);
+
+	/* The report held block addresses in frames now dead. */
+	memleak_wipe_stack();
+	return ret;
 }
 SHELL_COMMAND("memleak", cmd_memleak,
 	      "memleak [scan|clear|dump ADDR|stats|off|scan=on|off|SECS|"

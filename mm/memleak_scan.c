@@ -40,6 +40,29 @@ static struct memleak_block *gray_head, *gray_tail;
 /* Serialises scans: a second 'memleak' waits for none, it is refused. */
 static bool scan_running;
 
+/*
+ * The frame of memleak_scan(): on the scanning thread's own stack only
+ * what lies above it is scanned. The collector's own frames, and dead
+ * slots in them left by earlier calls (a report that printed a block's
+ * address, say), must not pass for references.
+ */
+static unsigned long scan_stack_floor;
+
+/*
+ * Overwrites the dead stack below the caller. Code that has just held
+ * block addresses in locals (a pattern's setup, a report that printed
+ * them) calls it when done: the next scan's frames will lie there, and a
+ * stale copy in an unused slot would pass for a live reference, the
+ * classic false negative of a conservative scan.
+ */
+void __noinline memleak_wipe_stack(void)
+{
+	volatile char area[2048];
+
+	for (unsigned int i = 0; i < sizeof(area); i++)
+		area[i] = 0;
+}
+
 static void gray_push(struct memleak_block *b)
 {
 	memleak_get_block(b);
@@ -206,6 +229,9 @@ static void note_stack(const void *low, const void *high, void *ctx)
 		r->overflow = true;
 		return;
 	}
+	if ((unsigned long)low <= scan_stack_floor &&
+	    scan_stack_floor < (unsigned long)high)
+		low = (const void *)scan_stack_floor;
 	r->low[r->nr] = low;
 	r->high[r->nr++] = high;
 }
@@ -373,6 +399,7 @@ int memleak_scan(void)
 
 	if (!claim_scan())
 		return -EBUSY;
+	scan_stack_floor = (unsigned long)__builtin_frame_address(0);
 	memleak.bytes_scanned = 0;
 	reset_colors();
 	scan_roots();

@@ -1,0 +1,106 @@
+#!/usr/bin/env python3
+"""The leak collector from the shell, on both arches: leaktest patterns,
+the report format, new/total counts, dump, clear, orphan freeing, the
+scan thread and bad arguments."""
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from kqemu import Kernel, Tap, Timeout, PROMPT  # noqa: E402
+
+REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
+EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
+SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\)$", re.M)
+
+
+def summary(out):
+    m = SUMMARY.search(out)
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def check_seed(tap, arch, k):
+    out = k.command("memleak")
+    tap.ok(summary(out) == (0, 0), "%s: a fresh kernel has no suspected leaks" % arch, out)
+    setup = k.command("leaktest")
+    expected = set(EXPECT.findall(setup))
+    tap.ok(len(expected) == 6, "%s: leaktest sets up the seed's 6 orphans" % arch, setup)
+    k.command("sleep 1100")
+    out = k.command("memleak")
+    tap.ok(set(REPORT.findall(out)) == expected,
+           "%s: exactly the 6 orphans are reported, not the list" % arch, out)
+    tap.ok(summary(out) == (6, 6), "%s: summary 6 new (6 total)" % arch, out)
+    for line in (r'^  comm "shell", pid 1, jiffies \d+ \(age \d+\.\d{3}s\)$',
+                 r"^  hex dump \(first 32 bytes\):$",
+                 r"^    (00 ){16} ................$",
+                 r"^  backtrace:$",
+                 r"^    \[<[0-9a-f]{8}>\] kmalloc\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                 r"^    \[<[0-9a-f]{8}>\] setup_orphans\+0x[0-9a-f]+/0x[0-9a-f]+$",
+                 r"^    \[<[0-9a-f]{8}>\] vmalloc"):
+        tap.ok(re.search(line, out, re.M), "%s: report has %s" % (arch, line), out)
+    out = k.command("memleak")
+    tap.ok(summary(out) == (0, 6), "%s: second scan: 0 new (6 total)" % arch, out)
+    addr = sorted(expected)[0][0]
+    out = k.command("memleak dump " + addr[2:])
+    tap.ok("block %s-" % addr in out and "white" in out and "backtrace:" in out,
+           "%s: memleak dump of a reported block" % arch, out)
+    out = k.command("memleak dump 1")
+    tap.ok("is not inside any tracked block" in out, "%s: dump of a non-block" % arch, out)
+    out = k.command("leaktest clean")
+    tap.ok(out.count("memleak: freeing orphan object") == 6 and "Call trace:" in out,
+           "%s: freeing the reported blocks prints the orphan notice" % arch, out)
+    out = k.command("memleak")
+    tap.ok(summary(out) == (0, 0), "%s: freed blocks are not reported" % arch, out)
+
+
+def check_list_and_clear(tap, arch, k):
+    setup = k.command("leaktest list-orphaned")
+    expected = set(EXPECT.findall(setup))
+    k.command("sleep 1100")
+    out = k.command("memleak")
+    tap.ok(len(expected) == 10 and set(REPORT.findall(out)) == expected,
+           "%s: a list whose head is cleared: its 10 elements reported" % arch, out)
+    out = k.command("memleak clear")
+    tap.ok("10 reported blocks cleared" in out, "%s: memleak clear" % arch, out)
+    out = k.command("memleak")
+    tap.ok(summary(out) == (0, 0), "%s: cleared blocks stay hidden" % arch, out)
+    k.command("leaktest clean")
+
+
+def check_commands(tap, arch, k):
+    out = k.command("memleak stats")
+    tap.ok(re.search(r"blocks tracked: \d+", out) and "longest irq-off" in out,
+           "%s: memleak stats" % arch, out)
+    out = k.command("memleak bogus")
+    tap.ok("\nusage: memleak" in out, "%s: bad argument prints usage" % arch, out)
+    out = k.command("leaktest nosuch")
+    tap.ok("no scenario 'nosuch'" in out, "%s: unknown scenario" % arch, out)
+    out = k.command("memleak scan=1")
+    tap.ok("scanning every 1 s" in out, "%s: memleak scan=1 starts the scan thread" % arch, out)
+    k.command("leaktest orphans")
+    out = k.command("sleep 2600")
+    tap.ok("new suspected memory leaks (run 'memleak'" in out,
+           "%s: the scan thread reports new leaks by itself" % arch, out)
+    out = k.command("memleak scan=off")
+    tap.ok("automatic scanning off" in out, "%s: memleak scan=off" % arch, out)
+    k.command("leaktest clean")
+
+
+def main():
+    tap = Tap()
+    for arch in ("i386", "arm"):
+        with Kernel(arch, append="test") as k:
+            try:
+                k.expect(re.escape(PROMPT))
+                check_seed(tap, arch, k)
+                check_list_and_clear(tap, arch, k)
+                check_commands(tap, arch, k)
+                k.send("poweroff\n")
+                tap.ok(k.wait(20) == 0, "%s: powers off cleanly" % arch, k.output)
+            except Timeout as e:
+                tap.ok(False, "%s: memleak session (%s)" % (arch, e), k.output)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
