@@ -27,7 +27,7 @@ class Kernel:
     """One QEMU run. Use as a context manager so QEMU never outlives it."""
 
     def __init__(self, arch, append="", smp=1, iso=None, test=True,
-                 stdin_data=None, extra=()):
+                 stdin_data=None, extra=(), image=None):
         cmd = [os.path.join(ROOT, "tools", "run"), "--arch", arch,
                "--smp", str(smp)]
         if test:
@@ -37,7 +37,7 @@ class Kernel:
         else:
             if append:
                 cmd += ["--append", append]
-            cmd.append(kernel_image(arch))
+            cmd.append(image or kernel_image(arch))
         cmd += list(extra)
         self.arch = arch
         self.output = ""
