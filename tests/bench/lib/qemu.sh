@@ -1,0 +1,38 @@
+# Shared by the in-QEMU benchmarks (sourced, not run): kernel variants
+# and one measured boot under GDB (tests/bench/qemu-mm.py single-steps
+# every measured pair, so the counts are exact instructions).
+
+# build_variant ARCH NAME SED_EXPRESSIONS...: build/ARCH-NAME, the
+# default configuration edited by the sed expressions (made anew each
+# time, so that a changed default reaches the variant too).
+build_variant() {
+	arch=$1 dir=build/$1-$2
+	shift 2
+	{
+		make -s --no-print-directory ARCH="$arch" BUILD="$dir" defconfig &&
+		for expr in "$@"; do sed -i -e "$expr" "$dir/.config"; done &&
+		make -s --no-print-directory ARCH="$arch" BUILD="$dir" olddefconfig
+	} >/dev/null 2>&1
+	make -s --no-print-directory ARCH="$arch" BUILD="$dir" kernel >/dev/null 2>&1
+}
+
+NODEBUG_SLAB='s/^CONFIG_SLAB_DEBUG=y/# CONFIG_SLAB_DEBUG is not set/'
+NODEBUG_PAGE='s/^CONFIG_PAGE_POISON=y/# CONFIG_PAGE_POISON is not set/'
+NO_MEMLEAK='s/^CONFIG_DEBUG_MEMLEAK=y/# CONFIG_DEBUG_MEMLEAK is not set/'
+
+# run_mmbench ARCH KERNEL LABEL MAX_SIZE KINDS: prints benchmark rows.
+run_mmbench() {
+	log=$(mktemp)
+	common="-m 128M -display none -nodefaults -serial file:$log -no-reboot -S -gdb stdio"
+	case $1 in
+	i386) qemu="qemu-system-i386 -M pc $common -device isa-debug-exit,iobase=0xf4,iosize=0x04" ;;
+	arm) qemu="qemu-system-arm -M virt -cpu cortex-a15 $common -semihosting-config enable=on,target=native" ;;
+	esac
+	qemu="$qemu -kernel $2 -append 'test autorun=\"mmbench;poweroff\"'"
+	MMBENCH_LABEL=$3 MMBENCH_MAX_SIZE=$4 MMBENCH_KINDS=$5 MMBENCH_QEMU=$qemu timeout 300 \
+		gdb-multiarch -batch -nx -x tests/bench/qemu-mm.py "$2" 2>/dev/null |
+		grep '^row'
+	grep -q "pairs measured" "$log" ||
+		printf 'row\t%s\tmmbench did not finish\t-\t-\t-\t-\n' "$3"
+	rm -f "$log"
+}
