@@ -25,7 +25,7 @@ endif
 KPYTHON := $(firstword $(foreach p,/usr/bin/python3 python3,\
 	$(if $(shell $(p) -c 'import kconfiglib' 2>/dev/null && echo y),$(p))) python3)
 
-.PHONY: all kernel iso run run-iso test host-tests boot-tests bench clean \
+.PHONY: all kernel modules iso run run-iso test host-tests boot-tests bench clean \
 	defconfig olddefconfig menuconfig setup check-tools help
 
 all: kernel
@@ -80,9 +80,10 @@ KLDFLAGS := -nostdlib -nostartfiles -Wl,--build-id=none \
 	-Wl,-T,linker/$(ARCH).ld $(ARCH_LDFLAGS)
 
 # Every source of directory $(1) as objects relative to it: the .S and
-# .c files except the self-tests (*_test.c), which test-objs lists.
+# .c files except the self-tests (*_test.c), which test-objs lists,
+# and the modules (*_mod.c, see "modules" below).
 src-objs = $(patsubst $(1)/%,%,$(patsubst %.c,%.o,$(filter-out \
-	%_test.c,$(wildcard $(1)/*.c))) $(patsubst %.S,%.o,$(wildcard $(1)/*.S)))
+	%_test.c %_mod.c,$(wildcard $(1)/*.c))) $(patsubst %.S,%.o,$(wildcard $(1)/*.S)))
 test-objs = $(patsubst $(1)/%.c,%.o,$(wildcard $(1)/*_test.c))
 
 KOBJS :=
@@ -125,15 +126,49 @@ $(BUILD)/%.o: %.S $(AUTOCONF)
 
 -include $(KOBJS:.o=.d)
 
+# ---------------------------------------------------------------- modules
+# Each <dir>/NAME_mod.c of the kernel's directories is the module
+# NAME.ko (docs/modules.md): compiled with -DMODULE, linked with -r into
+# $(BUILD)/modules/, and all of them packed into the boot archive
+# $(INITRD), a newc cpio that tools/run and the ISO pass to the kernel.
+LD := $(CROSS_COMPILE)ld
+MOD_SRCS := $(foreach d,$(KDIRS),$(wildcard $(d)/*_mod.c))
+mod-name = $(patsubst %_mod.c,%,$(notdir $(1)))
+MODULES := $(foreach s,$(MOD_SRCS),$(BUILD)/modules/$(call mod-name,$(s)).ko)
+INITRD := $(BUILD)/initrd.cpio
+
+$(BUILD)/%_mod.o: %_mod.c $(AUTOCONF)
+	@echo "  CC [M]  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(KCFLAGS) -DMODULE -DKBUILD_MODNAME='"$(notdir $*)"' -c $< -o $@
+
+define module_rule
+$(BUILD)/modules/$(call mod-name,$(1)).ko: $(BUILD)/$(1:.c=.o)
+	@echo "  LD [M]  $$@"
+	@mkdir -p $$(dir $$@)
+	$(Q)$(LD) -r -o $$@ $$<
+endef
+$(foreach s,$(MOD_SRCS),$(eval $(call module_rule,$(s))))
+
+$(INITRD): $(MODULES) tools/mkcpio
+	@echo "  CPIO    $@"
+	$(Q)$(KPYTHON) tools/mkcpio -o $@ --dir modules $(MODULES)
+
+modules: check-tools $(MODULES) $(INITRD)
+kernel: $(INITRD)
+
+-include $(patsubst %.c,$(BUILD)/%.d,$(MOD_SRCS))
+
 # ---------------------------------------------------------------- iso
 ISO := $(BUILD)/kernel.iso
 
 iso: check-tools $(ISO)
 
-$(ISO): $(KERNEL) boot/grub/grub.cfg
+$(ISO): $(KERNEL) $(INITRD) boot/grub/grub.cfg
 	@echo "  ISO     $@"
 	$(Q)rm -rf $(BUILD)/iso && mkdir -p $(BUILD)/iso/boot/grub
 	$(Q)cp $(KERNEL) $(BUILD)/iso/boot/kernel.elf
+	$(Q)cp $(INITRD) $(BUILD)/iso/boot/initrd.cpio
 	$(Q)cp boot/grub/grub.cfg $(BUILD)/iso/boot/grub/grub.cfg
 	$(Q)grub-mkrescue -o $@ $(BUILD)/iso >$(BUILD)/iso.log 2>&1 || \
 		{ cat $(BUILD)/iso.log; exit 1; }
@@ -184,6 +219,34 @@ $(HOST_BUILD)/tests/%: $(HOST_BUILD)/tests/host/%.o $(HOST_BUILD)/libkhost.a \
 -include $(HOST_LIB_OBJS:.o=.d)
 
 host-tests: check-tools $(HOST_TESTS)
+
+# ---------------------------------------------------------------- fuzz
+# libFuzzer targets (tests/fuzz/fuzz_*.c) over the parsers of untrusted
+# input (lib/elf.c, lib/cpio.c), built with clang and ASan/UBSan;
+# tests/fuzz/fuzz.t runs each for a few seconds under make test.
+FUZZ_BUILD := build/fuzz
+FUZZ_CC ?= clang
+FUZZ_CFLAGS := $(filter-out -MMD -MP,$(HOST_CFLAGS)) -fsanitize=fuzzer-no-link
+FUZZ_LIB_SRCS := lib/elf.c lib/cpio.c lib/string.c
+FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(FUZZ_LIB_SRCS))
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,\
+	$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_TESTS := $(wildcard tests/fuzz/*.t)
+
+$(FUZZ_BUILD)/%.o: %.c $(wildcard include/kernel/*.h)
+	@echo "  FUZZCC  $@"
+	@mkdir -p $(dir $@)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
+	@echo "  FUZZLD  $@"
+	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^
+
+.SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,%.o,\
+	$(subst $(FUZZ_BUILD)/,$(FUZZ_BUILD)/tests/fuzz/,$(FUZZ_BINS)))
+
+.PHONY: fuzz
+fuzz: check-tools $(FUZZ_BINS)
 
 # ---------------------------------------------------------------- bench
 # The same host library built for speed (no sanitizers), and one binary
@@ -243,9 +306,9 @@ BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
 test: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
-	$(Q)$(MAKE) --no-print-directory host-tests
+	$(Q)$(MAKE) --no-print-directory host-tests fuzz
 	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' -j2 --timer \
-		$(HOST_TESTS) $(BOOT_TESTS)
+		$(HOST_TESTS) $(FUZZ_TESTS) $(BOOT_TESTS)
 
 # ---------------------------------------------------------------- setup
 # Installs missing tools when one of them is not found.

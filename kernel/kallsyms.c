@@ -2,7 +2,9 @@
  * Symbol lookups for backtraces and %pS: a binary search in the sorted
  * address array of the kernel's table (linked into .kallsyms by
  * tools/kallsyms.py), then in each added table. Lookups keep no state
- * and take no lock, so panic and exception paths can use them anywhere.
+ * and take no lock, so panic and exception paths can use them anywhere;
+ * they only count themselves, so that a module's table can be removed
+ * once none is running.
  */
 #include <kernel/kallsyms.h>
 #include <kernel/compiler.h>
@@ -18,8 +20,11 @@
 extern const char __start_kallsyms[] __weak;
 extern const char __stop_kallsyms[] __weak;
 
-/* Added tables, newest first; only ever pushed (atomically). */
+/* Added tables, newest first; pushed atomically, unlinked by del. */
 static struct kallsyms_table *extra_tables;
+
+/* Lookups walking the added tables now, on every CPU. */
+static unsigned int active_lookups;
 
 const char *kallsyms_table_init(struct kallsyms_table *t, const char *owner,
 				const void *blob, size_t size)
@@ -82,6 +87,23 @@ void kallsyms_add_table(struct kallsyms_table *t)
 					      __ATOMIC_RELAXED));
 }
 
+void kallsyms_del_table(struct kallsyms_table *t, void (*wait)(void))
+{
+	struct kallsyms_table **pp = &extra_tables;
+
+	while (*pp && *pp != t)
+		pp = &(*pp)->next;
+	if (!*pp)
+		return;
+	/*
+	 * Sequentially consistent with the lookups' count: a lookup that
+	 * starts after the count reads 0 here also sees t unlinked.
+	 */
+	__atomic_store_n(pp, t->next, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(&active_lookups, __ATOMIC_SEQ_CST))
+		wait();
+}
+
 const char *kallsyms_builtin(struct kallsyms_table *t)
 {
 	if (!__start_kallsyms)
@@ -121,14 +143,16 @@ static bool for_each_table(bool (*fn)(const struct kallsyms_table *, void *),
 			   void *arg)
 {
 	struct kallsyms_table builtin, *t;
+	bool found = false;
 
 	if (!kallsyms_builtin(&builtin) && fn(&builtin, arg))
 		return true;
-	for (t = __atomic_load_n(&extra_tables, __ATOMIC_ACQUIRE); t;
-	     t = t->next)
-		if (fn(t, arg))
-			return true;
-	return false;
+	__atomic_add_fetch(&active_lookups, 1, __ATOMIC_SEQ_CST);
+	for (t = __atomic_load_n(&extra_tables, __ATOMIC_SEQ_CST); t && !found;
+	     t = __atomic_load_n(&t->next, __ATOMIC_ACQUIRE))
+		found = fn(t, arg);
+	__atomic_sub_fetch(&active_lookups, 1, __ATOMIC_SEQ_CST);
+	return found;
 }
 
 struct addr_query {

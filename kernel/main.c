@@ -4,6 +4,7 @@
 #include <kernel/bootinfo.h>
 #include <kernel/cmdline.h>
 #include <kernel/mm.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
@@ -43,6 +44,7 @@ void kernel_main(void)
 
 	do_initcalls(INITCALL_EARLY);
 	mm_init();
+	setup_per_cpu_areas();
 	paging_init();
 	for (int level = INITCALL_CORE; level <= INITCALL_LATE; level++)
 		do_initcalls(level);

@@ -5,6 +5,7 @@
 #include <kernel/sched.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
+#include <kernel/wait.h>
 
 #define NR_RACERS 4
 #define ROUNDS 300
@@ -14,6 +15,10 @@ struct race_ctx {
 	unsigned long counter;
 	int inside;		/* threads inside the critical section */
 	int max_inside;
+	/* The racers start together: see test_counter_race(). */
+	struct wait_queue_head gate;
+	int arrived;
+	bool open;
 };
 
 /* Read, yield, write back: without the mutex, increments get lost. */
@@ -21,6 +26,8 @@ static int race(void *arg)
 {
 	struct race_ctx *r = arg;
 
+	__atomic_fetch_add(&r->arrived, 1, __ATOMIC_SEQ_CST);
+	wait_event(r->gate, READ_ONCE(r->open));
 	for (int i = 0; i < ROUNDS; i++) {
 		unsigned long v;
 
@@ -40,12 +47,33 @@ static void test_counter_race(struct ktest *t)
 {
 	static struct race_ctx r;
 	struct thread *ts[NR_RACERS];
+	int started = 0;
 
 	mutex_init(&r.lock, "ktest-race");
 	r.counter = 0;
 	r.inside = r.max_inside = 0;
-	for (int i = 0; i < NR_RACERS; i++)
-		ts[i] = kthread_run(race, &r, "kt-race");
+	init_waitqueue_head(&r.gate);
+	r.arrived = 0;
+	r.open = false;
+	/*
+	 * All on CPU 0, let go together once all wait at the gate: the
+	 * yield inside the critical section must hand the CPU to a racer
+	 * that then blocks, whatever CPU this runs on and however late
+	 * (kernel/smp_test.c races the CPUs against each other).
+	 */
+	for (int i = 0; i < NR_RACERS; i++) {
+		ts[i] = kthread_create(race, &r, "kt-race");
+		if (ts[i] && kthread_bind(ts[i], 0))
+			ts[i] = NULL;
+		if (ts[i]) {
+			kthread_start(ts[i]);
+			started++;
+		}
+	}
+	while (__atomic_load_n(&r.arrived, __ATOMIC_SEQ_CST) < started)
+		msleep(1);
+	WRITE_ONCE(r.open, true);
+	wake_up(&r.gate);
 	for (int i = 0; i < NR_RACERS; i++)
 		KEXPECT(t, ts[i] && kthread_join(ts[i], NULL) == 0);
 	KEXPECT_EQ(t, r.counter, NR_RACERS * ROUNDS);
@@ -82,7 +110,10 @@ static void test_unlock_by_non_owner_refused(struct ktest *t)
 	KEXPECT(t, holder != NULL);
 	if (!holder)
 		return;
-	msleep(30);
+	/* It may run on another CPU, which the host may hold back a while. */
+	for (int polls = 0; polls < 100 && READ_ONCE(m.owner) != holder;
+	     polls++)
+		msleep(10);
 	KEXPECT(t, m.owner == holder);
 	KEXPECT(t, !mutex_trylock(&m));
 	KEXPECT_EQ(t, mutex_unlock(&m), -EPERM);

@@ -3,8 +3,10 @@
 #include <kernel/console.h>
 #include <kernel/arch.h>
 #include <kernel/init.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/stacktrace.h>
+#include <kernel/export.h>
 
 #define PRINTK_BUF_SIZE 512
 
@@ -21,6 +23,7 @@ int vprintk(const char *fmt, va_list ap)
 	console_write(buf, len);
 	return len;
 }
+EXPORT_SYMBOL(vprintk);
 
 int printk(const char *fmt, ...)
 {
@@ -32,6 +35,7 @@ int printk(const char *fmt, ...)
 	va_end(ap);
 	return len;
 }
+EXPORT_SYMBOL(printk);
 
 void panic(const char *fmt, ...)
 {
@@ -39,7 +43,8 @@ void panic(const char *fmt, ...)
 
 	arch_irq_save();
 	if (__atomic_exchange_n(&panic_in_progress, 1, __ATOMIC_SEQ_CST))
-		arch_halt();	/* a panic while panicking: stop quietly */
+		smp_stop_this_cpu();	/* a panic while panicking: stop quietly */
+	smp_send_stop();
 
 	printk("panic: ");
 	va_start(ap, fmt);
@@ -51,3 +56,4 @@ void panic(const char *fmt, ...)
 		arch_test_exit(1);
 	arch_halt();
 }
+EXPORT_SYMBOL(panic);

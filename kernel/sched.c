@@ -1,23 +1,33 @@
 /*
  * The scheduler: per-CPU run queues, round-robin with a time slice,
- * preemption from the tick, the idle threads, and the context switch
- * around the arch's arch_switch_to().
+ * preemption from the tick, the idle threads, placing new threads on
+ * the least busy CPU, idle CPUs taking work over from busy ones, and
+ * the context switch around the arch's arch_switch_to().
  *
- * A run queue holds the ready threads of its CPU; the running thread
- * (rq->curr) and the idle thread are not on it. A thread's state is
- * changed by the thread itself (set_current_state) or, under its run
- * queue's lock, by wake_up_thread(). The run queue lock is held, with
+ * A run queue (one per CPU, in the per-CPU area) holds the ready
+ * threads of its CPU; the running thread (rq->curr) and the idle thread
+ * are not on it. A thread's state is changed by the thread itself
+ * (set_current_state) or, under the lock of the run queue of its CPU
+ * (t->cpu), by wake_up_thread(). The run queue lock is held, with
  * interrupts off, across the switch: the thread switched to releases it
  * (finish_switch), so a waker on another CPU never sees a half-switched
- * thread.
+ * thread. That hand-over is why run queue locks are raw (they leave the
+ * preemption count alone: one thread takes the lock, another drops it).
+ *
+ * Threads move between CPUs only while ready and marked running (never
+ * a sleeping one, whose t->cpu a waker relies on), taken off one queue
+ * under its lock and put on the other under that one's.
  *
  * Lock order: a wait queue's or a mutex's lock, then a run queue's lock.
- * Nothing is taken under a run queue lock.
+ * Nothing is taken under a run queue lock, and no two of them are held
+ * together.
  */
 #include <kernel/sched.h>
+#include <kernel/errno.h>
 #include <kernel/initcall.h>
 #include <kernel/irq.h>
 #include <kernel/kernel.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/time.h>
@@ -27,24 +37,39 @@
 struct runqueue {
 	struct spinlock lock;
 	struct list_head ready;
+	unsigned int nr_ready;	/* threads on ready */
 	struct thread *curr;
 	struct thread *idle;
 	struct thread *prev;	/* switched away from; for finish_switch() */
 	bool need_resched;	/* the tick or a wake-up asks for a switch */
 	unsigned long switches;
+	unsigned long migrations;	/* threads taken over by this CPU */
 };
 
 /* Ticks a thread runs before the next ready one gets the CPU. */
 #define SLICE_TICKS max(1ul, msecs_to_jiffies(CONFIG_SCHED_SLICE_MS))
 
-static struct runqueue runqueues[NR_CPUS];
+static DEFINE_PER_CPU(struct runqueue, runqueues);
+#define cpu_rq(cpu) per_cpu_ptr(&runqueues, (cpu))
+
 struct thread *cpu_curr[NR_CPUS] = { [0] = &boot_thread };
-unsigned int preempt_counts[NR_CPUS];
 bool sched_running;
 
 static struct runqueue *this_rq(void)
 {
-	return &runqueues[smp_processor_id()];
+	return cpu_rq(smp_processor_id());
+}
+
+static void enqueue(struct runqueue *rq, struct thread *t)
+{
+	list_add_tail(&t->run_node, &rq->ready);
+	rq->nr_ready++;
+}
+
+static void dequeue(struct runqueue *rq, struct thread *t)
+{
+	list_del_init(&t->run_node);
+	rq->nr_ready--;
 }
 
 static struct thread *pick_next(struct runqueue *rq)
@@ -54,7 +79,7 @@ static struct thread *pick_next(struct runqueue *rq)
 	if (list_empty(&rq->ready))
 		return rq->idle;
 	t = list_first_entry(&rq->ready, struct thread, run_node);
-	list_del_init(&t->run_node);
+	dequeue(rq, t);
 	return t;
 }
 
@@ -68,16 +93,22 @@ static void check_stack_end(const struct thread *t)
 
 /*
  * First thing on the thread switched to (in schedule() or, for a new
- * thread, thread_entry()): releases the run queue and passes a thread
- * that just died to the reaper, now that its stack is out of use.
+ * thread, thread_entry()): tells the other CPUs it runs here, releases
+ * the run queue and passes a thread that just died to the reaper, now
+ * that its stack is out of use. Until cpu_curr[] changes here, other
+ * CPUs take prev for running, so they never trust its saved stack
+ * pointer before arch_switch_to() has stored it (the leak collector
+ * scans a running thread's whole stack).
  */
 static void finish_switch(void)
 {
-	struct runqueue *rq = this_rq();
+	unsigned int cpu = smp_processor_id();
+	struct runqueue *rq = cpu_rq(cpu);
 	struct thread *prev = rq->prev;
 
+	WRITE_ONCE(cpu_curr[cpu], current);
 	rq->prev = NULL;
-	spin_unlock(&rq->lock);
+	raw_spin_unlock(&rq->lock);
 	if (prev && prev->state == THREAD_DEAD)
 		thread_reap_later(prev);
 }
@@ -106,9 +137,9 @@ static void switch_to(struct runqueue *rq, struct thread *prev,
 	rq->curr = next;
 	rq->prev = prev;
 	rq->switches++;
-	WRITE_ONCE(cpu_curr[cpu], next);
+	arch_set_current(next);
 	arch_switch_to(&prev->ctx, &next->ctx);
-	/* Back on prev's stack, maybe much later. */
+	/* Back on prev's stack, maybe much later, maybe on another CPU. */
 	finish_switch();
 }
 
@@ -118,15 +149,15 @@ static void __schedule(bool preempt)
 	struct runqueue *rq = this_rq();
 	struct thread *prev, *next;
 
-	spin_lock(&rq->lock);
+	raw_spin_lock(&rq->lock);
 	prev = rq->curr;
 	rq->need_resched = false;
 	if (keep_ready(rq, prev, preempt))
-		list_add_tail(&prev->run_node, &rq->ready);
+		enqueue(rq, prev);
 	next = pick_next(rq);
 	next->slice = SLICE_TICKS;
 	if (next == prev)
-		spin_unlock(&rq->lock);
+		raw_spin_unlock(&rq->lock);
 	else
 		switch_to(rq, prev, next);
 	irq_restore(flags);
@@ -134,17 +165,17 @@ static void __schedule(bool preempt)
 
 void schedule(void)
 {
-	unsigned int cpu = smp_processor_id();
+	struct thread *t = current;
 
 	if (!READ_ONCE(sched_running))
 		return;
 	if (in_irq())
 		panic("schedule() called from an interrupt handler");
-	if (preempt_counts[cpu]) {
+	if (t->preempt_count) {
 		printk("warning: thread %s (pid %d) sleeps with preemption "
-		       "disabled (count %u)\n", current->name, current->pid,
-		       preempt_counts[cpu]);
-		preempt_counts[cpu] = 0;
+		       "disabled (count %u)\n", t->name, t->pid,
+		       t->preempt_count);
+		t->preempt_count = 0;
 	}
 	__schedule(false);
 }
@@ -154,34 +185,136 @@ void yield(void)
 	schedule();
 }
 
+/*
+ * After queueing on cpu's run queue: a CPU halted in its idle thread
+ * only looks again at its next interrupt, so give it one now.
+ */
+static void kick_cpu(unsigned int cpu, bool was_idle)
+{
+	if (was_idle && cpu != smp_processor_id())
+		smp_send_reschedule(cpu);
+}
+
 bool wake_up_thread(struct thread *t)
 {
-	struct runqueue *rq = &runqueues[t->cpu];
-	unsigned long flags = spin_lock_irqsave(&rq->lock);
-	bool woke = t->state == THREAD_SLEEPING;
+	unsigned int cpu = READ_ONCE(t->cpu);
+	struct runqueue *rq = cpu_rq(cpu);
+	unsigned long flags = irq_save();
+	bool woke, kick = false;
 
+	raw_spin_lock(&rq->lock);
+	woke = t->state == THREAD_SLEEPING;
 	if (woke) {
 		t->state = THREAD_RUNNING;
 		if (t != rq->curr && list_empty(&t->run_node)) {
-			list_add_tail(&t->run_node, &rq->ready);
-			if (rq->curr == rq->idle)
+			enqueue(rq, t);
+			if (rq->curr == rq->idle) {
 				rq->need_resched = true;
+				kick = true;
+			}
 		}
 	}
-	spin_unlock_irqrestore(&rq->lock, flags);
+	raw_spin_unlock(&rq->lock);
+	kick_cpu(cpu, kick);
+	irq_restore(flags);
 	return woke;
+}
+
+/* How busy cpu is: its ready threads, plus one unless it idles. */
+static unsigned int cpu_load(unsigned int cpu)
+{
+	struct runqueue *rq = cpu_rq(cpu);
+
+	return READ_ONCE(rq->nr_ready) + (READ_ONCE(rq->curr) != rq->idle);
+}
+
+/*
+ * The least busy online CPU, this one first among equals. A guess made
+ * without locks: the queues may change meanwhile, idle CPUs even out
+ * what it gets wrong.
+ */
+static unsigned int select_cpu(void)
+{
+	unsigned int self = smp_processor_id(), best = self, cpu;
+	unsigned int best_load = cpu_load(self);
+
+	for_each_online_cpu(cpu) {
+		unsigned int load = cpu_load(cpu);
+
+		if (load < best_load) {
+			best = cpu;
+			best_load = load;
+		}
+	}
+	return best;
 }
 
 void sched_start_thread(struct thread *t)
 {
-	struct runqueue *rq = &runqueues[t->cpu];
-	unsigned long flags = spin_lock_irqsave(&rq->lock);
+	unsigned long flags = irq_save();
+	struct runqueue *rq;
+	bool kick;
 
+	if (!(t->flags & THREAD_PINNED))
+		t->cpu = select_cpu();
+	rq = cpu_rq(t->cpu);
+	raw_spin_lock(&rq->lock);
 	t->state = THREAD_RUNNING;
-	list_add_tail(&t->run_node, &rq->ready);
-	if (rq->curr == rq->idle)
+	enqueue(rq, t);
+	kick = rq->curr == rq->idle;
+	if (kick)
 		rq->need_resched = true;
-	spin_unlock_irqrestore(&rq->lock, flags);
+	raw_spin_unlock(&rq->lock);
+	kick_cpu(t->cpu, kick);
+	irq_restore(flags);
+}
+
+/*
+ * A ready thread of src that may move: not pinned, and marked running
+ * (a thread preempted on its way to sleep stays, see keep_ready()).
+ */
+static struct thread *movable_thread(struct runqueue *src)
+{
+	struct thread *t;
+
+	list_for_each_entry(t, &src->ready, run_node)
+		if (!(t->flags & THREAD_PINNED) && t->state == THREAD_RUNNING)
+			return t;
+	return NULL;
+}
+
+/*
+ * Called by an idle CPU with interrupts off: takes one ready thread
+ * over from a CPU that is busy running another. True when it did.
+ */
+static bool steal_work(unsigned int self)
+{
+	struct runqueue *rq = cpu_rq(self), *src;
+	struct thread *t = NULL;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		src = cpu_rq(cpu);
+		if (cpu == self || READ_ONCE(src->nr_ready) == 0)
+			continue;
+		raw_spin_lock(&src->lock);
+		if (src->curr != src->idle)
+			t = movable_thread(src);
+		if (t) {
+			dequeue(src, t);
+			t->cpu = self;
+		}
+		raw_spin_unlock(&src->lock);
+		if (t)
+			break;
+	}
+	if (!t)
+		return false;
+	raw_spin_lock(&rq->lock);
+	enqueue(rq, t);
+	rq->migrations++;
+	raw_spin_unlock(&rq->lock);
+	return true;
 }
 
 static void timeout_expired(struct timer *timer)
@@ -208,19 +341,33 @@ long schedule_timeout(long ticks)
 	return left > 0 ? left : 0;
 }
 
+unsigned int preempt_count(void)
+{
+	return READ_ONCE(current->preempt_count);
+}
+
+void preempt_disable(void)
+{
+	current->preempt_count++;
+	barrier();
+}
+
 void preempt_enable(void)
 {
-	unsigned int cpu = smp_processor_id();
+	struct thread *t = current;
 
 	barrier();
-	if (preempt_counts[cpu] == 0) {
+	if (t->preempt_count == 0) {
 		printk("warning: preempt_enable() without preempt_disable() "
-		       "in %s\n", current->name);
+		       "in %s\n", t->name);
 		return;
 	}
-	if (--preempt_counts[cpu] == 0 && READ_ONCE(sched_running) &&
-	    READ_ONCE(this_rq()->need_resched) && !irqs_disabled() &&
-	    !in_irq())
+	/*
+	 * With interrupts on, this cannot be a handler, and if the thread
+	 * moves CPU between the two reads, the schedule is just early.
+	 */
+	if (--t->preempt_count == 0 && READ_ONCE(sched_running) &&
+	    !irqs_disabled() && READ_ONCE(this_rq()->need_resched))
 		__schedule(true);
 }
 
@@ -231,7 +378,7 @@ void sched_tick(void)
 
 	if (!READ_ONCE(sched_running) || !rq->curr)
 		return;
-	spin_lock(&rq->lock);
+	raw_spin_lock(&rq->lock);
 	curr = rq->curr;
 	if (curr->slice > 1 && curr != rq->idle) {
 		curr->slice--;
@@ -241,7 +388,7 @@ void sched_tick(void)
 	} else {
 		curr->slice = SLICE_TICKS;	/* alone: carry on */
 	}
-	spin_unlock(&rq->lock);
+	raw_spin_unlock(&rq->lock);
 }
 
 void sched_preempt_irq(void)
@@ -249,25 +396,41 @@ void sched_preempt_irq(void)
 	struct runqueue *rq = this_rq();
 
 	if (READ_ONCE(sched_running) && rq->curr &&
-	    READ_ONCE(rq->need_resched) && preempt_count() == 0)
+	    READ_ONCE(rq->need_resched) && current->preempt_count == 0)
 		__schedule(true);
 }
 
 unsigned long sched_switches(unsigned int cpu)
 {
-	return cpu < NR_CPUS ? READ_ONCE(runqueues[cpu].switches) : 0;
+	return cpu_possible(cpu) ? READ_ONCE(cpu_rq(cpu)->switches) : 0;
 }
 
-/* Each CPU's idle thread: halts until an interrupt when nothing is ready. */
+unsigned int sched_nr_ready(unsigned int cpu)
+{
+	return cpu_possible(cpu) ? READ_ONCE(cpu_rq(cpu)->nr_ready) : 0;
+}
+
+unsigned long sched_migrations(unsigned int cpu)
+{
+	return cpu_possible(cpu) ? READ_ONCE(cpu_rq(cpu)->migrations) : 0;
+}
+
+/*
+ * Each CPU's idle thread: takes work over from busier CPUs, and halts
+ * until an interrupt when there is none.
+ */
 static int idle_loop(void *unused)
 {
 	(void)unused;
 	for (;;) {
+		unsigned int cpu;
 		struct runqueue *rq;
 
 		irq_disable();
-		rq = this_rq();
-		if (!READ_ONCE(rq->need_resched) && list_empty(&rq->ready))
+		cpu = smp_processor_id();
+		rq = cpu_rq(cpu);
+		if (!READ_ONCE(rq->need_resched) && list_empty(&rq->ready) &&
+		    !steal_work(cpu))
 			arch_safe_halt();
 		else
 			irq_enable();
@@ -290,29 +453,38 @@ int sched_init_cpu(unsigned int cpu)
 {
 	struct thread *idle;
 
-	if (cpu >= NR_CPUS)
-		return -1;
+	if (!cpu_possible(cpu))
+		return -EINVAL;
+	if (cpu_rq(cpu)->idle)
+		return 0;
 	idle = thread_create_idle(cpu, idle_loop);
 	if (!idle)
-		return -1;
-	runqueues[cpu].idle = idle;
+		return -ENOMEM;
+	cpu_rq(cpu)->idle = idle;
 	return 0;
+}
+
+struct thread *sched_idle_thread(unsigned int cpu)
+{
+	return cpu_possible(cpu) ? cpu_rq(cpu)->idle : NULL;
 }
 
 void sched_enter_cpu(void)
 {
 	struct runqueue *rq;
 	struct arch_context discarded;
+	unsigned int cpu;
 
 	irq_disable();
-	rq = this_rq();
+	cpu = smp_processor_id();
+	rq = cpu_rq(cpu);
 	if (!rq->idle)
-		panic("CPU %u has no idle thread (sched_init_cpu)",
-		      smp_processor_id());
-	spin_lock(&rq->lock);
+		panic("CPU %u has no idle thread (sched_init_cpu)", cpu);
+	raw_spin_lock(&rq->lock);
 	rq->curr = rq->idle;
 	rq->prev = NULL;
-	WRITE_ONCE(cpu_curr[smp_processor_id()], rq->idle);
+	WRITE_ONCE(cpu_curr[cpu], rq->idle);
+	arch_set_current(rq->idle);
 	arch_switch_to(&discarded, &rq->idle->ctx);
 	panic("returned to a CPU's boot stack");
 }
@@ -325,11 +497,13 @@ void sched_enter_cpu(void)
  */
 static int sched_init(void)
 {
-	for (int cpu = 0; cpu < NR_CPUS; cpu++) {
-		spin_lock_init(&runqueues[cpu].lock);
-		INIT_LIST_HEAD(&runqueues[cpu].ready);
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		spin_lock_init(&cpu_rq(cpu)->lock);
+		INIT_LIST_HEAD(&cpu_rq(cpu)->ready);
 	}
-	runqueues[0].curr = &boot_thread;
+	cpu_rq(0)->curr = &boot_thread;
 	thread_boot_init();
 	boot_thread.slice = SLICE_TICKS;
 	if (sched_init_cpu(0))

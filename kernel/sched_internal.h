@@ -4,9 +4,6 @@
 
 #include <kernel/thread.h>
 
-/* The boot thread, which becomes the shell (thread.c). */
-extern struct thread boot_thread;
-
 /* thread.c: hands a thread that just died to the reaper. */
 void thread_reap_later(struct thread *t);
 /* thread.c: CPU cpu's idle thread, running fn; NULL without memory. */

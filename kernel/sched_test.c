@@ -20,6 +20,22 @@ static int wait_for_go(void *arg)
 	return 42;
 }
 
+/*
+ * Whether both threads sleep within a second. They may run on other
+ * CPUs, which the host may hold back for a while: a fixed pause is not
+ * enough to know they got there.
+ */
+static bool both_asleep_soon(const struct thread *a, const struct thread *b)
+{
+	for (int polls = 0; polls < 100; polls++) {
+		if (READ_ONCE(a->state) == THREAD_SLEEPING &&
+		    READ_ONCE(b->state) == THREAD_SLEEPING)
+			return true;
+		msleep(10);
+	}
+	return false;
+}
+
 static void test_wait_queue_sleep_and_wake(struct ktest *t)
 {
 	struct waiter_ctx w = { .go = false };
@@ -32,13 +48,10 @@ static void test_wait_queue_sleep_and_wake(struct ktest *t)
 	KEXPECT(t, a && b);
 	if (!a || !b)
 		return;
-	msleep(30);
-	KEXPECT_EQ(t, a->state, THREAD_SLEEPING);
-	KEXPECT_EQ(t, b->state, THREAD_SLEEPING);
+	KEXPECT(t, both_asleep_soon(a, b));
 	/* A wake-up with the condition still false: back to sleep. */
 	KEXPECT_EQ(t, wake_up(&w.wq), 2);
-	msleep(30);
-	KEXPECT_EQ(t, a->state, THREAD_SLEEPING);
+	KEXPECT(t, both_asleep_soon(a, b));
 	WRITE_ONCE(w.go, true);
 	KEXPECT_EQ(t, wake_up(&w.wq), 2);
 	KEXPECT_EQ(t, kthread_join(a, &code_a), 0);
@@ -93,6 +106,71 @@ static void test_timers(struct ktest *t)
 	KEXPECT_EQ(t, c2.fired, 0);
 }
 
+/*
+ * The tests of one CPU's round-robin run a pair of threads on CPU 0,
+ * where sched_switches(0) counts: elsewhere they would each get a CPU.
+ * The caller may run on another CPU, one the host can hold back for
+ * milliseconds, so the pair waits at a gate until both are there, and
+ * then both are woken at once.
+ */
+struct pair_member {
+	struct pair *pair;
+	void *arg;
+	struct thread *t;
+};
+
+struct pair {
+	struct wait_queue_head gate;
+	int arrived;
+	bool open;
+	int (*fn)(void *arg);
+	struct pair_member m[2];
+	u64 opened_ns;			/* when both were let go */
+	unsigned long switches_at_open;	/* sched_switches(0) then */
+};
+
+static int pair_entry(void *arg)
+{
+	struct pair_member *m = arg;
+	struct pair *p = m->pair;
+
+	__atomic_fetch_add(&p->arrived, 1, __ATOMIC_SEQ_CST);
+	wait_event(p->gate, READ_ONCE(p->open));
+	return p->fn(m->arg);
+}
+
+static bool run_pair_on_cpu0(struct pair *p, int (*fn)(void *), void *arg_a,
+			     void *arg_b, const char *name)
+{
+	init_waitqueue_head(&p->gate);
+	p->arrived = 0;
+	p->open = false;
+	p->fn = fn;
+	p->m[0] = (struct pair_member){ p, arg_a, NULL };
+	p->m[1] = (struct pair_member){ p, arg_b, NULL };
+	for (int i = 0; i < 2; i++) {
+		p->m[i].t = kthread_create(pair_entry, &p->m[i], name);
+		if (!p->m[i].t || kthread_bind(p->m[i].t, 0))
+			return false;
+	}
+	kthread_start(p->m[0].t);
+	kthread_start(p->m[1].t);
+	while (__atomic_load_n(&p->arrived, __ATOMIC_SEQ_CST) < 2)
+		msleep(1);
+	p->opened_ns = ktime_get_ns();
+	p->switches_at_open = sched_switches(0);
+	WRITE_ONCE(p->open, true);
+	wake_up(&p->gate);
+	return true;
+}
+
+/* Joins both; true when both were joined. */
+static bool join_pair(struct pair *p)
+{
+	return kthread_join(p->m[0].t, NULL) == 0 &&
+	       kthread_join(p->m[1].t, NULL) == 0;
+}
+
 struct spinner_ctx {
 	volatile unsigned long count;
 	volatile bool stop;
@@ -111,12 +189,13 @@ static int spin_until_stopped(void *arg)
 static void test_preemption(struct ktest *t)
 {
 	struct spinner_ctx a = { 0 }, b = { 0 };
-	struct thread *ta = kthread_run(spin_until_stopped, &a, "kt-spin-a");
-	struct thread *tb = kthread_run(spin_until_stopped, &b, "kt-spin-b");
 	unsigned long a1, b1, switches0 = sched_switches(0);
+	struct pair p;
+	bool started = run_pair_on_cpu0(&p, spin_until_stopped, &a, &b,
+					"kt-spin");
 
-	KEXPECT(t, ta && tb);
-	if (!ta || !tb)
+	KEXPECT(t, started);
+	if (!started)
 		return;
 	msleep(200);
 	a1 = a.count;
@@ -127,8 +206,7 @@ static void test_preemption(struct ktest *t)
 	/* Slices of CONFIG_SCHED_SLICE_MS: several switches in 400 ms. */
 	KEXPECT(t, sched_switches(0) - switches0 >= 4);
 	a.stop = b.stop = true;
-	KEXPECT_EQ(t, kthread_join(ta, NULL), 0);
-	KEXPECT_EQ(t, kthread_join(tb, NULL), 0);
+	KEXPECT(t, join_pair(&p));
 }
 
 struct yield_ctx {
@@ -155,14 +233,13 @@ static void test_yield_shares_cpu(struct ktest *t)
 {
 	volatile int last = 0;
 	struct yield_ctx a = { 200, &last, 1, 0 }, b = { 200, &last, 2, 0 };
-	struct thread *ta = kthread_run(yield_a_lot, &a, "kt-yield-a");
-	struct thread *tb = kthread_run(yield_a_lot, &b, "kt-yield-b");
+	struct pair p;
+	bool started = run_pair_on_cpu0(&p, yield_a_lot, &a, &b, "kt-yield");
 
-	KEXPECT(t, ta && tb);
-	if (!ta || !tb)
+	KEXPECT(t, started);
+	if (!started)
 		return;
-	KEXPECT_EQ(t, kthread_join(ta, NULL), 0);
-	KEXPECT_EQ(t, kthread_join(tb, NULL), 0);
+	KEXPECT(t, join_pair(&p));
 	/* Each yield hands over to the other: they mostly alternate. */
 	KEXPECT(t, a.alternations + b.alternations > 200);
 }
@@ -178,19 +255,18 @@ static int yield_n(void *arg)
 static void test_switch_cost(struct ktest *t)
 {
 	const long n = 2000;
-	unsigned long switches0 = sched_switches(0);
-	u64 t0 = ktime_get_ns(), ns;
-	struct thread *a = kthread_run(yield_n, (void *)n, "kt-pingpong-a");
-	struct thread *b = kthread_run(yield_n, (void *)n, "kt-pingpong-b");
 	unsigned long switches;
+	struct pair p;
+	bool started = run_pair_on_cpu0(&p, yield_n, (void *)n, (void *)n,
+					"kt-pingpong");
+	u64 ns;
 
-	KEXPECT(t, a && b);
-	if (!a || !b)
+	KEXPECT(t, started);
+	if (!started)
 		return;
-	KEXPECT_EQ(t, kthread_join(a, NULL), 0);
-	KEXPECT_EQ(t, kthread_join(b, NULL), 0);
-	ns = ktime_get_ns() - t0;
-	switches = sched_switches(0) - switches0;
+	KEXPECT(t, join_pair(&p));
+	ns = ktime_get_ns() - p.opened_ns;
+	switches = sched_switches(0) - p.switches_at_open;
 	KEXPECT(t, switches >= (unsigned long)n);
 	printk("    # %lu switches in %llu us: %llu ns per yield and switch\n",
 	       switches, ns / 1000, switches ? ns / switches : 0);

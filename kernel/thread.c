@@ -209,6 +209,19 @@ void kthread_start(struct thread *t)
 	sched_start_thread(t);
 }
 
+int kthread_bind(struct thread *t, unsigned int cpu)
+{
+	if (t->state != THREAD_NEW || !cpu_online(cpu)) {
+		printk("kthread_bind(%s, %u): %s\n", t->name, cpu,
+		       t->state != THREAD_NEW ? "already started" :
+						"no such CPU online");
+		return -EINVAL;
+	}
+	t->cpu = cpu;
+	t->flags |= THREAD_PINNED;
+	return 0;
+}
+
 struct thread *kthread_run(int (*fn)(void *), void *arg, const char *name)
 {
 	struct thread *t = kthread_create(fn, arg, name);
@@ -229,7 +242,7 @@ struct thread *thread_create_idle(unsigned int cpu, int (*fn)(void *))
 		return NULL;
 	t->pid = 0;
 	t->cpu = cpu;
-	t->flags = THREAD_IDLE;
+	t->flags = THREAD_IDLE | THREAD_PINNED;
 	t->state = THREAD_RUNNING;
 	list_add_thread(t);
 	return t;

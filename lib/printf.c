@@ -2,6 +2,7 @@
 #include <kernel/printk.h>
 #include <kernel/ctype.h>
 #include <kernel/kallsyms.h>
+#include <kernel/export.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -459,6 +460,7 @@ int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 		buf[o.pos < size ? o.pos : size - 1] = '\0';
 	return o.pos > INT_MAX ? INT_MAX : (int)o.pos;
 }
+EXPORT_SYMBOL(vsnprintf);
 
 int snprintf(char *buf, size_t size, const char *fmt, ...)
 {
@@ -470,3 +472,4 @@ int snprintf(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 	return len;
 }
+EXPORT_SYMBOL(snprintf);

@@ -1,6 +1,7 @@
 /* The kernel's own memory and string functions and number parsers. */
 #include <kernel/string.h>
 #include <kernel/ctype.h>
+#include <kernel/export.h>
 #include <stdint.h>
 #include <stdbool.h>
 
@@ -48,6 +49,7 @@ void *memcpy(void *dst, const void *src, size_t n)
 	copy_forward(dst, src, n);
 	return dst;
 }
+EXPORT_SYMBOL(memcpy);
 
 void *memmove(void *dst, const void *src, size_t n)
 {
@@ -63,6 +65,7 @@ void *memmove(void *dst, const void *src, size_t n)
 		d[n] = s[n];
 	return dst;
 }
+EXPORT_SYMBOL(memmove);
 
 void *memset(void *dst, int c, size_t n)
 {
@@ -82,6 +85,7 @@ void *memset(void *dst, int c, size_t n)
 		*d++ = (unsigned char)c;
 	return dst;
 }
+EXPORT_SYMBOL(memset);
 
 int memcmp(const void *a, const void *b, size_t n)
 {
@@ -93,6 +97,7 @@ int memcmp(const void *a, const void *b, size_t n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(memcmp);
 
 void *memchr(const void *s, int c, size_t n)
 {
@@ -104,6 +109,7 @@ void *memchr(const void *s, int c, size_t n)
 	}
 	return NULL;
 }
+EXPORT_SYMBOL(memchr);
 
 size_t strlen(const char *s)
 {
@@ -113,6 +119,7 @@ size_t strlen(const char *s)
 		p++;
 	return p - s;
 }
+EXPORT_SYMBOL(strlen);
 
 size_t strnlen(const char *s, size_t max)
 {
@@ -122,6 +129,7 @@ size_t strnlen(const char *s, size_t max)
 		n++;
 	return n;
 }
+EXPORT_SYMBOL(strnlen);
 
 int strcmp(const char *a, const char *b)
 {
@@ -134,6 +142,7 @@ int strcmp(const char *a, const char *b)
 	}
 	return *p - *q;
 }
+EXPORT_SYMBOL(strcmp);
 
 int strncmp(const char *a, const char *b, size_t n)
 {
@@ -148,6 +157,7 @@ int strncmp(const char *a, const char *b, size_t n)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(strncmp);
 
 char *strchr(const char *s, int c)
 {
@@ -158,6 +168,7 @@ char *strchr(const char *s, int c)
 			return NULL;
 	}
 }
+EXPORT_SYMBOL(strchr);
 
 char *strrchr(const char *s, int c)
 {
@@ -170,6 +181,7 @@ char *strrchr(const char *s, int c)
 			return (char *)last;
 	}
 }
+EXPORT_SYMBOL(strrchr);
 
 char *strstr(const char *haystack, const char *needle)
 {
@@ -181,6 +193,7 @@ char *strstr(const char *haystack, const char *needle)
 	}
 	return len ? NULL : (char *)haystack;
 }
+EXPORT_SYMBOL(strstr);
 
 size_t strlcpy(char *dst, const char *src, size_t size)
 {
@@ -194,6 +207,7 @@ size_t strlcpy(char *dst, const char *src, size_t size)
 	}
 	return len;
 }
+EXPORT_SYMBOL(strlcpy);
 
 size_t strlcat(char *dst, const char *src, size_t size)
 {
@@ -204,6 +218,7 @@ size_t strlcat(char *dst, const char *src, size_t size)
 		return size + strlen(src);
 	return used + strlcpy(dst + used, src, size - used);
 }
+EXPORT_SYMBOL(strlcat);
 
 static int digit_value(char c)
 {
@@ -263,6 +278,7 @@ int kstrtoul(const char *s, unsigned int base, unsigned long *res)
 	*res = val;
 	return 0;
 }
+EXPORT_SYMBOL(kstrtoul);
 
 int kstrtol(const char *s, unsigned int base, long *res)
 {
@@ -285,3 +301,4 @@ int kstrtol(const char *s, unsigned int base, long *res)
 	}
 	return 0;
 }
+EXPORT_SYMBOL(kstrtol);

@@ -15,6 +15,7 @@
 #include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/export.h>
 
 #define KMALLOC_ALIGN 8
 /* Sizes up to this use the lookup table, larger ones the bit width. */
@@ -105,11 +106,13 @@ void *kmalloc(size_t size, unsigned int gfp)
 	memleak_alloc(p, size, 1);
 	return p;
 }
+EXPORT_SYMBOL(kmalloc);
 
 void *kzalloc(size_t size, unsigned int gfp)
 {
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
+EXPORT_SYMBOL(kzalloc);
 
 void *kcalloc(size_t n, size_t size, unsigned int gfp)
 {
@@ -122,6 +125,7 @@ void *kcalloc(size_t n, size_t size, unsigned int gfp)
 	}
 	return kmalloc(bytes, gfp | __GFP_ZERO);
 }
+EXPORT_SYMBOL(kcalloc);
 
 /* The page a kmalloc pointer lives in, or NULL (reported) for a bad pointer. */
 static struct page *kmalloc_page(const void *p, const char *who)
@@ -158,6 +162,7 @@ void kfree(const void *p)
 			  p);
 	}
 }
+EXPORT_SYMBOL(kfree);
 
 /* The usable size of a live block, or 0 (reported). */
 static size_t block_size(const void *p, const char *who)
@@ -183,6 +188,7 @@ size_t ksize(const void *p)
 		return 0;
 	return block_size(p, "ksize");
 }
+EXPORT_SYMBOL(ksize);
 
 /* What kmalloc(size) would give: the class, or whole pages. */
 static size_t rounded_size(size_t size)
@@ -216,6 +222,7 @@ void *krealloc(const void *p, size_t size, unsigned int gfp)
 	kfree(p);
 	return new;
 }
+EXPORT_SYMBOL(krealloc);
 
 void __init kmalloc_init(void)
 {

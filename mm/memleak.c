@@ -24,6 +24,7 @@
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
+#include <kernel/export.h>
 #include "memleak.h"
 
 struct memleak_state memleak = {
@@ -557,31 +558,37 @@ void memleak_alloc(const void *ptr, size_t size, int min_count)
 {
 	do_op(EARLY_ALLOC, ptr, 0, size, min_count);
 }
+EXPORT_SYMBOL(memleak_alloc);
 
 void memleak_free(const void *ptr)
 {
 	do_op(EARLY_FREE, ptr, 0, 0, 0);
 }
+EXPORT_SYMBOL(memleak_free);
 
 void memleak_padding(const void *ptr, unsigned long offset, size_t size)
 {
 	do_op(EARLY_PADDING, ptr, offset, size, 0);
 }
+EXPORT_SYMBOL(memleak_padding);
 
 void memleak_not_leak(const void *ptr)
 {
 	do_op(EARLY_NOT_LEAK, ptr, 0, 0, 0);
 }
+EXPORT_SYMBOL(memleak_not_leak);
 
 void memleak_ignore(const void *ptr)
 {
 	do_op(EARLY_IGNORE, ptr, 0, 0, 0);
 }
+EXPORT_SYMBOL(memleak_ignore);
 
 void memleak_scan_area(const void *ptr, unsigned long offset, size_t length)
 {
 	do_op(EARLY_SCAN_AREA, ptr, offset, length, 0);
 }
+EXPORT_SYMBOL(memleak_scan_area);
 
 /* ------------------------------------------------------------------ */
 /* Aliases from the container_of() records                            */
@@ -644,37 +651,79 @@ static void add_secondary(struct alias_pairs *p, unsigned int nr_primary,
 			add_pair(p, o->size, o->offset + p->v[i].offset);
 }
 
-/* Merges the pairs for one size with the set already known for it. */
-static int publish_set(const struct alias_pair *first, unsigned int n)
+/*
+ * Each offset of a set counts the record sets that gave it (the
+ * kernel's, each loaded module's), in an array right after offsets[nr],
+ * so that a module's removal takes out only what no one else gave.
+ */
+static unsigned int *alias_users(const struct memleak_alias_set *set)
+{
+	return (unsigned int *)&set->offsets[set->nr];
+}
+
+static bool pairs_have(const struct alias_pair *first, unsigned int n,
+		       unsigned long offset)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (first[i].offset == offset)
+			return true;
+	return false;
+}
+
+/*
+ * Adds (delta 1) the pairs for one size to the set known for it, or
+ * takes them out (delta -1), as a new set.
+ */
+static int publish_set(const struct alias_pair *first, unsigned int n,
+		       int delta)
 {
 	const struct memleak_alias_set *old = aliases_of_size(first->size);
 	unsigned int nr_old = old ? old->nr : 0, nr = 0;
+	unsigned int max = nr_old + (delta > 0 ? n : 0);
 	struct memleak_alias_set *set;
+	unsigned int *users;
 
-	set = kmalloc(sizeof(*set) + (nr_old + n) * sizeof(long), GFP_ATOMIC);
+	set = kmalloc(sizeof(*set) + max * (sizeof(long) + sizeof(int)),
+		      GFP_ATOMIC);
 	if (!set)
 		return -ENOMEM;
-	for (unsigned int i = 0; i < nr_old; i++)
-		set->offsets[nr++] = old->offsets[i];
-	for (unsigned int i = 0; i < n; i++) {
+	users = (unsigned int *)&set->offsets[max];
+	for (unsigned int i = 0; i < nr_old; i++) {
+		unsigned int u = alias_users(old)[i];
+
+		if (pairs_have(first, n, old->offsets[i]))
+			u = delta > 0 ? u + 1 : u - 1;
+		if (u == 0)
+			continue;
+		set->offsets[nr] = old->offsets[i];
+		users[nr++] = u;
+	}
+	for (unsigned int i = 0; delta > 0 && i < n; i++) {
 		bool dup = false;
 
 		for (unsigned int j = 0; j < nr && !dup; j++)
 			dup = set->offsets[j] == first[i].offset;
-		if (!dup)
-			set->offsets[nr++] = first[i].offset;
+		if (!dup) {
+			set->offsets[nr] = first[i].offset;
+			users[nr++] = 1;
+		}
 	}
 	set->nr = nr;
+	memmove(alias_users(set), users, nr * sizeof(*users));
 	/*
 	 * Blocks already tracked keep the old set (it is never freed): a
-	 * module's new aliases apply to blocks allocated after it loads.
+	 * module's aliases apply to blocks allocated while it is loaded.
 	 */
 	if (old)
 		radix_tree_delete(&alias_tree, first->size);
+	if (nr == 0) {
+		kfree(set);
+		return 0;
+	}
 	return radix_tree_insert(&alias_tree, first->size, set);
 }
 
-static int publish_pairs(struct alias_pairs *p)
+static int publish_pairs(struct alias_pairs *p, int delta)
 {
 	unsigned int i = 0;
 
@@ -684,7 +733,7 @@ static int publish_pairs(struct alias_pairs *p)
 
 		while (j < p->nr && p->v[j].size == p->v[i].size)
 			j++;
-		if (publish_set(&p->v[i], j - i))
+		if (publish_set(&p->v[i], j - i, delta))
 			return -ENOMEM;
 		i = j;
 	}
@@ -705,9 +754,12 @@ static unsigned int count_secondary(const struct memleak_offset *start,
 	return n;
 }
 
-/* Builds (or extends, for a module) the alias sets; returns the count. */
-static int insert_alias_records(const struct memleak_offset *start,
-				const struct memleak_offset *end)
+/*
+ * Builds (or extends, for a module: delta 1) the alias sets, or takes a
+ * module's records out again (delta -1); returns the pairs counted.
+ */
+static int alias_records(const struct memleak_offset *start,
+			 const struct memleak_offset *end, int delta)
 {
 	unsigned int n = end - start, nr_primary;
 	struct alias_pairs p = { .max = n + count_secondary(start, end) };
@@ -724,7 +776,7 @@ static int insert_alias_records(const struct memleak_offset *start,
 	if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_SECONDARY_ALIASES))
 		for (const struct memleak_offset *o = start; o < end; o++)
 			add_secondary(&p, nr_primary, o);
-	err = publish_pairs(&p);
+	err = publish_pairs(&p, delta);
 	kfree(p.v);
 	return err ? err : (int)p.nr;
 }
@@ -737,11 +789,23 @@ int memleak_insert_aliases(const struct memleak_offset *start,
 	int n;
 
 	memleak_enter(&flags);
-	n = insert_alias_records(start, end);
+	n = alias_records(start, end, 1);
 	if (n < 0)
 		memleak_disable("out of memory for aliases");
 	memleak_leave(flags);
 	return n < 0 ? n : 0;
+}
+
+/* Takes out what memleak_insert_aliases() added for the same records. */
+void memleak_remove_aliases(const struct memleak_offset *start,
+			    const struct memleak_offset *end)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	if (alias_records(start, end, -1) < 0)
+		memleak_disable("out of memory for aliases");
+	memleak_leave(flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -781,8 +845,8 @@ void __init memleak_init(void)
 		memleak_leave(flags);
 		return;
 	}
-	aliases = insert_alias_records(__memleak_offsets_start,
-				       __memleak_offsets_end);
+	aliases = alias_records(__memleak_offsets_start, __memleak_offsets_end,
+				1);
 	if (aliases < 0)
 		memleak_disable("out of memory for aliases");
 	memleak.initialized = true;

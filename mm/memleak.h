@@ -38,7 +38,10 @@ struct memleak_scan_area {
 	size_t length;
 };
 
-/* The offsets at which blocks of one size may also be pointed to. */
+/*
+ * The offsets at which blocks of one size may also be pointed to; an
+ * array of nr use counts follows offsets[] (memleak.c, alias_users()).
+ */
 struct memleak_alias_set {
 	unsigned int nr;
 	unsigned long offsets[];

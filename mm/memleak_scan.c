@@ -24,6 +24,7 @@
 #include <kernel/memleak.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
@@ -211,6 +212,18 @@ static void scan_page_array(void)
 	memleak_scan_range(mem_map, mem_map + (max_pfn - min_pfn));
 }
 MEMLEAK_ROOT("page array", scan_page_array);
+
+/* Every possible CPU's copy of the per-CPU section (kernel/percpu.c). */
+static void scan_per_cpu_areas(void)
+{
+	const void *start, *end;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (per_cpu_area(cpu, &start, &end))
+			memleak_scan_range(start, end);
+}
+MEMLEAK_ROOT("per-cpu areas", scan_per_cpu_areas);
 
 #define MAX_STACKS 128
 

@@ -40,6 +40,7 @@
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
+#include <kernel/export.h>
 
 #define WORD sizeof(void *)
 #define CACHE_LINE 64
@@ -620,6 +621,7 @@ void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 	memleak_alloc(obj, c->object_size, 1);
 	return obj;
 }
+EXPORT_SYMBOL(kmem_cache_alloc);
 
 void *kmem_cache_alloc_untracked(struct kmem_cache *c, unsigned int gfp)
 {
@@ -630,6 +632,7 @@ void *kmem_cache_zalloc(struct kmem_cache *c, unsigned int gfp)
 {
 	return kmem_cache_alloc(c, gfp | __GFP_ZERO);
 }
+EXPORT_SYMBOL(kmem_cache_zalloc);
 
 static bool in_arrays(struct kmem_cache *c, const void *obj)
 {
@@ -751,6 +754,7 @@ void kmem_cache_free(struct kmem_cache *c, void *obj)
 	}
 	slab_free(c, head, obj, "kmem_cache_free");
 }
+EXPORT_SYMBOL(kmem_cache_free);
 
 /* ---------------------------------------------------------- caches */
 
@@ -822,6 +826,7 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 	spin_unlock_irqrestore(&slab_caches_lock, irq);
 	return c;
 }
+EXPORT_SYMBOL(kmem_cache_create);
 
 /*
  * The caller promises nobody uses the cache any more, on any CPU, so
@@ -858,6 +863,7 @@ int kmem_cache_destroy(struct kmem_cache *c)
 	kmem_cache_free(&cache_cache, c);
 	return 0;
 }
+EXPORT_SYMBOL(kmem_cache_destroy);
 
 void __init kmem_cache_init(void)
 {

@@ -23,6 +23,7 @@
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
 #include <kernel/vmalloc.h>
+#include <kernel/export.h>
 #include <asm/mmu.h>
 
 #define VMALLOC_WINDOW (VMALLOC_END - VMALLOC_START)
@@ -218,11 +219,13 @@ void *vmalloc(unsigned long size)
 {
 	return vmalloc_caller(size, 0, __builtin_return_address(0));
 }
+EXPORT_SYMBOL(vmalloc);
 
 void *vzalloc(unsigned long size)
 {
 	return vmalloc_caller(size, __GFP_ZERO, __builtin_return_address(0));
 }
+EXPORT_SYMBOL(vzalloc);
 
 /* The area containing addr (guard page included), or NULL; lock held. */
 static struct vm_struct *area_containing(unsigned long addr)
@@ -285,6 +288,7 @@ void vfree(const void *addr)
 	kfree(area->pages);
 	release_area(area);
 }
+EXPORT_SYMBOL(vfree);
 
 struct vm_struct *find_vm_area(const void *addr)
 {

@@ -64,6 +64,8 @@ void devtree_parse(const void *hint)
 	boot_info.loader = "fdt";
 	parse_memory(blob);
 	parse_chosen(blob);
+	psci_init(blob);
+	arm_smp_enumerate(blob);
 	if (boot_info.nr_ram == 0)
 		panic("the device tree describes no memory");
 }

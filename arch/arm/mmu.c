@@ -276,6 +276,33 @@ void paging_init(void)
 	       DEVICE_START, DEVICE_END, VMALLOC_START, VMALLOC_END);
 }
 
+/* The smallest data cache line (CTR.DminLine, in words). */
+static unsigned long dcache_line_size(void)
+{
+	return 4ul << ((cp15_read(0, c0, c0, 1) >> 16) & 0xf);
+}
+
+/* Runs op (a cp15 write of one line by address) over [start, start+size). */
+#define dcache_range_op(start, size, crm, op2)                            \
+	do {                                                              \
+		unsigned long __line = dcache_line_size();                \
+		unsigned long __a = ALIGN_DOWN((unsigned long)(start), __line); \
+		unsigned long __end = (unsigned long)(start) + (size);   \
+		for (; __a < __end; __a += __line)                        \
+			cp15_write(0, c7, crm, op2, __a);                 \
+		dsb();                                                    \
+	} while (0)
+
+void dcache_clean_range(const void *start, size_t size)
+{
+	dcache_range_op(start, size, c10, 1);	/* DCCMVAC */
+}
+
+void dcache_flush_range(const void *start, size_t size)
+{
+	dcache_range_op(start, size, c14, 1);	/* DCCIMVAC */
+}
+
 /* The shared L2 stays: the boot CPU has live, maybe dirty, lines in it. */
 void mmu_init_secondary(void)
 {

@@ -1,4 +1,7 @@
-/* The i386 IDT: every vector we handle points at its stub in entry.S. */
+/*
+ * The i386 IDT, shared by every CPU: every vector points at its stub in
+ * entry.S.
+ */
 #include <kernel/types.h>
 #include <asm/i386.h>
 
@@ -31,11 +34,17 @@ static void set_gate(int vector, u32 handler)
 	idt[vector].offset_high = handler >> 16;
 }
 
-void idt_init(void)
+/* Every CPU shares the one table. */
+void idt_load(void)
 {
 	struct idt_ptr ptr = { sizeof(idt) - 1, (u32)idt };
 
+	__asm__ __volatile__("lidt %0" : : "m"(ptr));
+}
+
+void idt_init(void)
+{
 	for (int i = 0; i < NR_STUBS; i++)
 		set_gate(i, trap_stubs[i]);
-	__asm__ __volatile__("lidt %0" : : "m"(ptr));
+	idt_load();
 }

@@ -11,7 +11,8 @@
  * the whole vmalloc window), so unmapping never allocates or frees.
  *
  * One lock, pgtable_lock, guards the page directory and tables; the
- * page allocator is only called with it released.
+ * page allocator is only called with it released. Unmapping flushes
+ * the TLB of this CPU and, through a cross call, of every other one.
  */
 #include <kernel/kernel.h>
 #include <kernel/bootinfo.h>
@@ -19,6 +20,7 @@
 #include <kernel/gfp.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
 #include <asm/mmu.h>
@@ -319,12 +321,48 @@ static void unmap_one(unsigned long virt)
 		return;
 	}
 	*pte = 0;
-	/* TODO(SMP): other CPUs need a shootdown IPI for this page too. */
 	invlpg(virt);
+}
+
+struct tlb_range {
+	unsigned long start, npages;
+};
+
+/* Above this many pages one flush of everything is cheaper. */
+#define FLUSH_ALL_PAGES 32
+
+/* Every kernel page is global: only toggling CR4.PGE drops those. */
+static void flush_tlb_all_local(void)
+{
+	u32 cr4;
+
+	__asm__ __volatile__("mov %%cr4, %0" : "=r"(cr4));
+	if (cr4 & CR4_PGE) {
+		__asm__ __volatile__("mov %0, %%cr4"
+				     : : "r"(cr4 & ~CR4_PGE) : "memory");
+		__asm__ __volatile__("mov %0, %%cr4" : : "r"(cr4) : "memory");
+	} else {
+		__asm__ __volatile__("mov %%cr3, %%eax; mov %%eax, %%cr3"
+				     : : : "eax", "memory");
+	}
+}
+
+/* On each other CPU (a cross call), for what unmap_pages() removed. */
+static void flush_tlb_range_ipi(void *info)
+{
+	const struct tlb_range *r = info;
+
+	if (r->npages > FLUSH_ALL_PAGES) {
+		flush_tlb_all_local();
+		return;
+	}
+	for (unsigned long i = 0; i < r->npages; i++)
+		invlpg(r->start + i * PAGE_SIZE);
 }
 
 void unmap_pages(unsigned long virt, unsigned long npages)
 {
+	struct tlb_range range = { virt, npages };
 	unsigned long flags;
 
 	if (!IS_ALIGNED(virt, PAGE_SIZE)) {
@@ -335,6 +373,12 @@ void unmap_pages(unsigned long virt, unsigned long npages)
 	for (unsigned long i = 0; i < npages; i++)
 		unmap_one(virt + i * PAGE_SIZE);
 	spin_unlock_irqrestore(&pgtable_lock, flags);
+	/*
+	 * The shootdown: the other CPUs may still hold the old
+	 * translations, and the caller frees the pages once this returns.
+	 * Outside the lock, so a CPU spinning on it is not waited for.
+	 */
+	smp_call_function(flush_tlb_range_ipi, &range, true);
 }
 
 phys_addr_t virt_to_phys_walk(unsigned long virt)

@@ -1,6 +1,6 @@
 /*
- * i386 traps: interrupts go to irq.c; exceptions name the fault, dump
- * the registers and panic.
+ * i386 traps: interrupts go to irq.c, NMIs to smp.c; exceptions name
+ * the fault, dump the registers and panic.
  */
 #include <kernel/arch.h>
 #include <kernel/printk.h>
@@ -8,6 +8,7 @@
 #include <kernel/stacktrace.h>
 #include <asm/i386.h>
 
+#define VECTOR_NMI 2
 #define VECTOR_PAGE_FAULT 14
 #define NR_EXCEPTIONS 32
 
@@ -58,6 +59,10 @@ void trap_handler(struct trap_frame *f)
 {
 	if (f->vector >= NR_EXCEPTIONS) {
 		i386_interrupt(f);
+		return;
+	}
+	if (f->vector == VECTOR_NMI) {
+		i386_nmi();
 		return;
 	}
 	printk("\nexception %u (%s) at %08x\n", f->vector,

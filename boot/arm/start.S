@@ -1,6 +1,7 @@
 /*
- * ARM entry point (QEMU virt, SVC mode, MMU off). QEMU leaves sp at 0,
- * so a stack comes first; r2 may hold the device tree address.
+ * ARM entry points (QEMU virt, SVC mode, MMU off): _start for the boot
+ * CPU and secondary_entry for the others (PSCI CPU_ON). QEMU leaves sp
+ * at 0, so a stack comes first; r2 may hold the device tree address.
  */
 #define BOOT_STACK_SIZE 16384
 
@@ -11,6 +12,11 @@
 _start:
 	cpsid if
 	mov r4, r2			/* keep the DTB pointer, if any */
+	/* This is CPU 0, running the boot thread (<asm/arch.h>). */
+	mov r0, #0
+	mcr p15, 0, r0, c13, c0, 4	/* TPIDRPRW: CPU number */
+	ldr r0, =boot_thread
+	mcr p15, 0, r0, c13, c0, 3	/* TPIDRURO: current thread */
 	/* Clear .bss ourselves rather than trust every loader to. */
 	ldr r0, =__bss_start
 	ldr r1, =__bss_stop
@@ -29,6 +35,30 @@ _start:
 2:	wfi
 	b 2b
 	.size _start, . - _start
+
+/*
+ * A secondary CPU, with r0 = its CPU number (the PSCI context ID). Its
+ * stack pointer and first thread (its idle thread) wait in the arrays
+ * of arch/arm/smp.c, cleaned to memory: the caches are still off here.
+ */
+	.global secondary_entry
+	.type secondary_entry, %function
+secondary_entry:
+	cpsid if
+	mcr p15, 0, r0, c13, c0, 4	/* TPIDRPRW: CPU number */
+	ldr r1, =secondary_thread
+	ldr r2, [r1, r0, lsl #2]
+	mcr p15, 0, r2, c13, c0, 3	/* TPIDRURO: current thread */
+	ldr r1, =secondary_sp
+	ldr sp, [r1, r0, lsl #2]
+	mov fp, #0
+	ldr r1, =arm_vectors
+	mcr p15, 0, r1, c12, c0, 0	/* VBAR */
+	isb
+	bl arm_secondary_start
+3:	wfi
+	b 3b
+	.size secondary_entry, . - secondary_entry
 
 	.section .bss
 	.align 4

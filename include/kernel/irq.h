@@ -55,10 +55,15 @@ void irq_spurious(void);
 
 extern unsigned int irq_nesting[NR_CPUS];
 
-/* True while this CPU runs an interrupt handler. */
+/*
+ * True while this CPU runs an interrupt handler. Handlers run with
+ * interrupts off, so with them on this is a thread, and the count is
+ * only read when the thread cannot move to a CPU that is in a handler.
+ */
 static inline bool in_irq(void)
 {
-	return READ_ONCE(irq_nesting[smp_processor_id()]) != 0;
+	return arch_irqs_disabled() &&
+	       READ_ONCE(irq_nesting[smp_processor_id()]) != 0;
 }
 
 /*

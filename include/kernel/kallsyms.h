@@ -53,10 +53,14 @@ const char *kallsyms_table_init(struct kallsyms_table *t, const char *owner,
 const char *kallsyms_table_check(const struct kallsyms_table *t);
 
 /*
- * Makes a checked table (a module's) searchable after the kernel's own.
- * Tables cannot be removed yet: that will have to wait for readers.
+ * Makes a checked table (a module's) searchable after the kernel's own,
+ * and takes it out again: del returns once no lookup can still be
+ * reading t, so its memory may then be freed, calling wait() while some
+ * run (a lookup may have been preempted on this very CPU: the module
+ * loader yields). Callers serialize adds and dels (module_mutex).
  */
 void kallsyms_add_table(struct kallsyms_table *t);
+void kallsyms_del_table(struct kallsyms_table *t, void (*wait)(void));
 
 /*
  * The kernel's own table, filled into t. Returns NULL, or why there is

@@ -86,9 +86,15 @@ extern const struct memleak_root __stop_memleak_roots[];
 void memleak_scan_range(const void *start, const void *end);
 
 void memleak_init(void);
-/* Adds the aliases of a module's container_of() records. */
+/*
+ * Adds the aliases of a module's container_of() records at load; remove
+ * takes them out at unload (an offset another record set also gave
+ * stays). Blocks tracked meanwhile keep the aliases they were given.
+ */
 int memleak_insert_aliases(const struct memleak_offset *start,
 			   const struct memleak_offset *end);
+void memleak_remove_aliases(const struct memleak_offset *start,
+			    const struct memleak_offset *end);
 
 #else
 

@@ -2,7 +2,9 @@
  * The scheduler: one run queue per CPU, round-robin among ready
  * threads with a time slice of CONFIG_SCHED_SLICE_MS, preemption when
  * the tick ends a slice (checked as the interrupt returns), and an idle
- * thread per CPU that halts until an interrupt. See docs/core.md.
+ * thread per CPU that halts until an interrupt. A new thread goes to
+ * the least busy online CPU (unless kthread_bind() pinned it), and an
+ * idle CPU takes ready threads over from busy ones. See docs/core.md.
  */
 #ifndef KERNEL_SCHED_H
 #define KERNEL_SCHED_H
@@ -11,12 +13,20 @@
 #include <kernel/smp.h>
 #include <kernel/thread.h>
 
-/* The thread running on each CPU; NULL for a CPU not started yet. */
+/*
+ * The thread running on each CPU; NULL for a CPU not started yet. For
+ * other CPUs' eyes ('ps', 'cpus', backtraces): the running thread finds
+ * itself through a per-CPU register instead (<asm/arch.h>).
+ */
 extern struct thread *cpu_curr[NR_CPUS];
 
+/*
+ * The calling thread: one instruction (i386 %fs:4, ARM TPIDRURO), so it
+ * is right even if the thread moves to another CPU right after.
+ */
 static inline struct thread *get_current(void)
 {
-	return READ_ONCE(cpu_curr[smp_processor_id()]);
+	return arch_current();
 }
 #define current get_current()
 
@@ -56,23 +66,13 @@ bool wake_up_thread(struct thread *t);
 long schedule_timeout(long ticks);
 
 /*
- * Preemption off/on for this CPU (nesting). While off, the tick does not
- * switch threads; preempt_enable() switches if the tick asked to.
+ * Preemption: preempt_disable()/preempt_enable() (declared in
+ * <kernel/spinlock.h>, since every spinlock uses them) nest in a count
+ * kept in the calling thread, which therefore never moves CPU with it.
+ * While the count is above 0 the tick does not switch threads;
+ * preempt_enable() switches at 0 if the tick or a wake-up asked to.
  */
-extern unsigned int preempt_counts[NR_CPUS];
-
-static inline unsigned int preempt_count(void)
-{
-	return READ_ONCE(preempt_counts[smp_processor_id()]);
-}
-
-static inline void preempt_disable(void)
-{
-	preempt_counts[smp_processor_id()]++;
-	barrier();
-}
-
-void preempt_enable(void);
+unsigned int preempt_count(void);
 
 /* From the tick (timer_tick), each CPU, interrupts off. */
 void sched_tick(void);
@@ -81,13 +81,20 @@ void sched_preempt_irq(void);
 
 /*
  * SMP bring-up: makes CPU cpu's idle thread (call on the boot CPU), and
- * then, on that CPU with interrupts off, enters it for good.
+ * then, on that CPU with interrupts off, enters it for good. The new
+ * CPU starts out on its idle thread's stack, below the first frame
+ * sched_idle_thread(cpu)->ctx.sp points at, with that thread current.
  */
 int sched_init_cpu(unsigned int cpu);
+struct thread *sched_idle_thread(unsigned int cpu);
 void sched_enter_cpu(void) __noreturn;
 
 /* Context switches CPU cpu has done. */
 unsigned long sched_switches(unsigned int cpu);
+/* Threads ready to run on cpu's queue (not counting the running one). */
+unsigned int sched_nr_ready(unsigned int cpu);
+/* Threads an idle cpu took over from busier CPUs' queues. */
+unsigned long sched_migrations(unsigned int cpu);
 
 /* Implemented by the arch (switch.S). */
 void arch_switch_to(struct arch_context *prev, struct arch_context *next);

@@ -28,6 +28,7 @@ enum thread_state {
 /* thread flags */
 #define THREAD_IDLE 0x01u	/* a CPU's idle thread: never exits */
 #define THREAD_BOOT 0x02u	/* the boot thread: stack is the boot stack */
+#define THREAD_PINNED 0x04u	/* kthread_bind(): never leaves its CPU */
 
 struct thread {
 	struct arch_context ctx;	/* saved sp while switched out */
@@ -36,6 +37,7 @@ struct thread {
 	enum thread_state state;
 	unsigned int flags;
 	unsigned int cpu;		/* runs (or last ran) there */
+	unsigned int preempt_count;	/* preempt_disable() nesting */
 	unsigned int slice;		/* ticks left of its time slice */
 	void *stack;			/* lowest address */
 	size_t stack_size;
@@ -60,6 +62,14 @@ struct thread *kthread_create(int (*fn)(void *), void *arg, const char *name);
 void kthread_start(struct thread *t);
 /* kthread_create() + kthread_start(). */
 struct thread *kthread_run(int (*fn)(void *), void *arg, const char *name);
+/*
+ * Pins a thread made by kthread_create() (not started yet) to an online
+ * CPU for its whole life. Returns 0, or -EINVAL (with a message).
+ */
+int kthread_bind(struct thread *t, unsigned int cpu);
+
+/* CPU 0's first thread, from the first instruction on; it becomes the shell. */
+extern struct thread boot_thread;
 
 /*
  * Ends the calling thread with code (returning from fn does the same).

@@ -253,6 +253,33 @@ static void test_check_rejects(void **state)
 	assert_non_null(kallsyms_table_check(&t));
 }
 
+static void no_wait(void)
+{
+	fail_msg("no lookup runs while the test removes a table");
+}
+
+/* A second table added then removed: its names come and go, the first stays. */
+static void test_del_table(void **state)
+{
+	static const struct sym more[] = { { 0x5000, 0x40, "module_fn" } };
+	static u32 more_blob[BLOB_WORDS];
+	struct kallsyms_table t;
+	size_t size = make_blob(more_blob, more, 1);
+
+	(void)state;
+	assert_null(kallsyms_table_init(&t, "mod", more_blob, size));
+	kallsyms_add_table(&t);
+	assert_string_equal(kallsyms_lookup(0x5010, NULL, NULL), "module_fn");
+	assert_int_equal(kallsyms_lookup_name("module_fn"), 0x5000);
+	kallsyms_del_table(&t, no_wait);
+	assert_null(kallsyms_lookup(0x5010, NULL, NULL));
+	assert_int_equal(kallsyms_lookup_name("module_fn"), 0);
+	assert_string_equal(kallsyms_lookup(0x1000, NULL, NULL), "first");
+	/* Removing a table that is not there does nothing. */
+	kallsyms_del_table(&t, no_wait);
+	assert_string_equal(kallsyms_lookup(0x1020, NULL, NULL), "second");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -265,6 +292,7 @@ int main(void)
 		cmocka_unit_test(test_init_rejects_unterminated_names),
 		cmocka_unit_test(test_empty_table),
 		cmocka_unit_test(test_check_rejects),
+		cmocka_unit_test(test_del_table),
 	};
 
 	return cmocka_run_group_tests_name("kallsyms", tests, add_lookup_table,

@@ -61,10 +61,38 @@ static inline void arch_safe_halt(void)
 	__asm__ __volatile__("dsb\n\twfi\n\tcpsie i" : : : "memory");
 }
 
-/* Until the other CPUs are started (kernel core work) everything is CPU 0. */
+/*
+ * Two CP15 registers nothing else uses here hold each CPU's identity:
+ * TPIDRPRW its number, TPIDRURO (a user read-only register, and there
+ * is no user mode) its running thread. One instruction each, so a
+ * thread that moves to another CPU never mixes two CPUs' answers.
+ */
+struct thread;
+
 static inline unsigned int arch_cpu_id(void)
 {
-	return 0;
+	unsigned int cpu;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c13, c0, 4" : "=r"(cpu));
+	return cpu;
 }
+
+static inline struct thread *arch_current(void)
+{
+	struct thread *t;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c13, c0, 3" : "=r"(t));
+	return t;
+}
+
+/* The scheduler, interrupts off, right before it switches to t. */
+static inline void arch_set_current(struct thread *t)
+{
+	__asm__ __volatile__("mcr p15, 0, %0, c13, c0, 3"
+			     : : "r"(t) : "memory");
+}
+
+/* What arch_cpu_hwid() returns: the MPIDR affinity fields. */
+#define ARCH_CPU_HWID "mpidr"
 
 #endif

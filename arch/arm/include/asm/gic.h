@@ -14,6 +14,8 @@
 void gic_init(void);
 /* Per CPU (each secondary too): its interface and banked SGI/PPI state. */
 void gic_cpu_init(void);
+/* Raises SGI sgi (0..15) on CPU cpu (once its gic_cpu_init() ran). */
+void gic_send_sgi(unsigned int cpu, unsigned int sgi);
 /* From arm_exception(EXC_IRQ): acknowledges, dispatches and ends one. */
 void gic_handle_irq(void);
 

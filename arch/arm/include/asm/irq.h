@@ -21,6 +21,12 @@
 #define IRQ_TIMER_VIRT (IRQ_PPI_BASE + 11)	/* 27, unused */
 #define IRQ_TIMER_HYP (IRQ_PPI_BASE + 10)
 
+/* The interrupt line of an IPI type (<kernel/smp.h>): SGI n. */
+static inline unsigned int arch_ipi_irq(unsigned int ipi)
+{
+	return IRQ_SGI_BASE + ipi;
+}
+
 /* PL011 UART0: SPI 1. */
 #define IRQ_UART0 (IRQ_SPI_BASE + 1)
 

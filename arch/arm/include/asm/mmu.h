@@ -58,6 +58,15 @@ void unmap_pages(unsigned long virt, unsigned long npages);
 /* The physical address virt translates to, or PHYS_ADDR_INVALID. */
 phys_addr_t virt_to_phys_walk(unsigned long virt);
 
+/*
+ * Data cache maintenance to the point of coherency, for what a CPU
+ * with its caches still off (a secondary being started) reads or
+ * writes: clean writes dirty lines back; flush also drops them, so no
+ * stale line can later overwrite what that CPU wrote to memory.
+ */
+void dcache_clean_range(const void *start, size_t size);
+void dcache_flush_range(const void *start, size_t size);
+
 /* True once paging_init() has turned the MMU on. */
 bool paging_enabled(void);
 

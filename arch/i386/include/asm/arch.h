@@ -3,6 +3,7 @@
 #define ASM_ARCH_H
 
 #include <stdbool.h>
+#include <kernel/compiler.h>
 
 #define ARCH_NAME "i386"
 
@@ -61,10 +62,43 @@ static inline void arch_safe_halt(void)
 	__asm__ __volatile__("sti; hlt" : : : "memory");
 }
 
-/* Until the other CPUs are started (kernel core work) everything is CPU 0. */
+/*
+ * Each CPU's %fs is a data segment of its own GDT (gdt.c) based at its
+ * struct cpu_local: the CPU number at %fs:0, the running thread at
+ * %fs:4. One instruction each, so a thread that moves to another CPU
+ * never reads half of one CPU and half of another.
+ */
+#define CPU_LOCAL_CPU 0
+#define CPU_LOCAL_CURRENT 4
+
+struct thread;
+
 static inline unsigned int arch_cpu_id(void)
 {
-	return 0;
+	unsigned int cpu;
+
+	__asm__ __volatile__("movl %%fs:" __stringify(CPU_LOCAL_CPU) ", %0"
+			     : "=r"(cpu));
+	return cpu;
 }
+
+static inline struct thread *arch_current(void)
+{
+	struct thread *t;
+
+	__asm__ __volatile__("movl %%fs:" __stringify(CPU_LOCAL_CURRENT) ", %0"
+			     : "=r"(t));
+	return t;
+}
+
+/* The scheduler, interrupts off, right before it switches to t. */
+static inline void arch_set_current(struct thread *t)
+{
+	__asm__ __volatile__("movl %0, %%fs:" __stringify(CPU_LOCAL_CURRENT)
+			     : : "r"(t) : "memory");
+}
+
+/* What arch_cpu_hwid() returns: the local APIC ID. */
+#define ARCH_CPU_HWID "apic"
 
 #endif

@@ -8,7 +8,8 @@
  *          0x20-0x2f  8259 PIC (masked; 0x27 and 0x2f may be spurious)
  *          0x30-0x5f  irq 0..47: I/O APIC GSIs
  *          0xef       IRQ_LAPIC_TIMER (the tick, one per CPU)
- *          0xf0-0xfc  IRQ_IPI_BASE..: inter-processor interrupts (SMP)
+ *          0xf0-0xfc  IRQ_IPI_BASE..: inter-processor interrupts (SMP;
+ *                     IPI_STOP goes as an NMI instead)
  *          0xfe       IRQ_LAPIC_ERROR
  *          0xff       local APIC spurious vector (no handler, no EOI)
  */
@@ -28,6 +29,12 @@
 #define VECTOR_IPI_BASE 0xf0
 #define VECTOR_LAPIC_ERROR 0xfe
 #define VECTOR_SPURIOUS 0xff
+
+/* The interrupt line of an IPI type (<kernel/smp.h>). */
+static inline unsigned int arch_ipi_irq(unsigned int ipi)
+{
+	return IRQ_IPI_BASE + ipi;
+}
 
 /* The IDT vector of an interrupt number, or -1 when there is none. */
 static inline int irq_to_vector(unsigned int irq)
