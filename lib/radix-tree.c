@@ -126,6 +126,42 @@ void radix_tree_init(struct radix_tree_root *root, radix_tree_alloc_fn alloc_fn,
 	root->alloc_node = alloc_fn;
 	root->free_node = free_fn;
 	root->ctx = ctx;
+	root->spares = NULL;
+	root->nr_spares = 0;
+	root->max_spares = 0;
+}
+
+static void trim_spares(struct radix_tree_root *root, unsigned int keep)
+{
+	while (root->nr_spares > keep) {
+		struct radix_tree_node *node = root->spares;
+
+		root->spares = node->parent;
+		root->nr_spares--;
+		root->free_node(node, root->ctx);
+	}
+}
+
+void radix_tree_keep_spares(struct radix_tree_root *root, unsigned int max)
+{
+	root->max_spares = max;
+	trim_spares(root, max);
+}
+
+/* An empty node: a spare (already all clear) or a zeroed new one. */
+static struct radix_tree_node *get_empty_node(struct radix_tree_root *root)
+{
+	struct radix_tree_node *node = root->spares;
+
+	if (node) {
+		root->spares = node->parent;
+		root->nr_spares--;
+		return node;
+	}
+	node = root->alloc_node(root->ctx);
+	if (node)
+		memset(node, 0, sizeof(*node));
+	return node;
 }
 
 /* A zeroed node from the caller's allocator, or NULL. */
@@ -134,11 +170,10 @@ static struct radix_tree_node *node_alloc(struct radix_tree_root *root,
 					  unsigned int offset,
 					  unsigned int shift)
 {
-	struct radix_tree_node *node = root->alloc_node(root->ctx);
+	struct radix_tree_node *node = get_empty_node(root);
 
 	if (!node)
 		return NULL;
-	memset(node, 0, sizeof(*node));
 	node->parent = parent;
 	node->offset = (unsigned char)offset;
 	node->shift = (unsigned char)shift;
@@ -146,10 +181,17 @@ static struct radix_tree_node *node_alloc(struct radix_tree_root *root,
 	return node;
 }
 
+/* node has no used slot and every slot pointer is NULL. */
 static void node_free(struct radix_tree_root *root,
 		      struct radix_tree_node *node)
 {
 	root->nodes--;
+	if (root->nr_spares < root->max_spares) {
+		node->parent = root->spares;
+		root->spares = node;
+		root->nr_spares++;
+		return;
+	}
 	root->free_node(node, root->ctx);
 }
 
@@ -164,6 +206,7 @@ static void shrink(struct radix_tree_root *root)
 		child->parent = NULL;
 		root->rnode = child;
 		root->height--;
+		clear_slot(top, 0);
 		node_free(root, top);
 		top = child;
 	}
@@ -478,6 +521,7 @@ void radix_tree_destroy(struct radix_tree_root *root)
 	root->rnode = NULL;
 	root->height = 0;
 	root->count = 0;
+	trim_spares(root, 0);
 }
 
 /* What is wrong with node as a child in slot off of parent, or NULL. */
@@ -550,10 +594,35 @@ static const char *check_nodes(const struct radix_tree_root *root)
 	return NULL;
 }
 
+/* A spare must be all clear: it is handed out again without a memset. */
+static const char *check_spares(const struct radix_tree_root *root)
+{
+	const struct radix_tree_node *node = root->spares;
+	unsigned int n = 0;
+
+	for (; node; node = node->parent) {
+		if (++n > root->nr_spares)
+			return "more spares than root->nr_spares";
+		if (!node_empty(node))
+			return "a spare node has used slots";
+		for (unsigned int i = 0; i < RADIX_TREE_MAP_SIZE; i++)
+			if (node->slots[i])
+				return "a spare node has a stale slot";
+	}
+	if (n != root->nr_spares)
+		return "fewer spares than root->nr_spares";
+	if (n > root->max_spares)
+		return "more spares kept than allowed";
+	return NULL;
+}
+
 const char *radix_tree_check(const struct radix_tree_root *root)
 {
 	const struct radix_tree_node *top = root->rnode;
+	const char *err = check_spares(root);
 
+	if (err)
+		return err;
 	if (!top)
 		return root->height || root->count || root->nodes ?
 			"empty tree with a height, entries or nodes" : NULL;

@@ -41,6 +41,8 @@ static bool in_collector[NR_CPUS];
 static struct kmem_cache *block_cache, *trace_cache, *area_cache, *node_cache;
 
 #define TRACE_HASH_SIZE 1024
+/* A fresh tree path per alloc/free pair would cost 4 node allocations. */
+#define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
 static struct memleak_trace *trace_hash[TRACE_HASH_SIZE];
 
 /* The alias sets, indexed by block size. */
@@ -147,14 +149,23 @@ static u32 hash_trace(const struct memleak_trace *t)
 	return h;
 }
 
+/* Word loops, not memcmp/strcmp: this runs on every allocation. */
 static bool same_trace(const struct memleak_trace *a,
 		       const struct memleak_trace *b)
 {
-	return a->hash == b->hash && a->pid == b->pid &&
-	       a->nr_entries == b->nr_entries &&
-	       memcmp(a->entries, b->entries,
-		      a->nr_entries * sizeof(a->entries[0])) == 0 &&
-	       strcmp(a->comm, b->comm) == 0;
+	if (a->hash != b->hash || a->pid != b->pid ||
+	    a->nr_entries != b->nr_entries)
+		return false;
+	for (unsigned int i = 0; i < a->nr_entries; i++)
+		if (a->entries[i] != b->entries[i])
+			return false;
+	for (unsigned int i = 0; i < MEMLEAK_COMM_LEN; i++) {
+		if (a->comm[i] != b->comm[i])
+			return false;
+		if (!a->comm[i])
+			break;
+	}
+	return true;
 }
 
 /* Returns the stored copy of *key, making one if needed; NULL on OOM. */
@@ -181,12 +192,10 @@ static struct memleak_trace *intern_trace(struct memleak_trace *key)
 	return t;
 }
 
-static void put_trace(struct memleak_trace *t)
+static void free_trace(struct memleak_trace *t)
 {
 	struct memleak_trace **p;
 
-	if (--t->refs)
-		return;
 	for (p = &trace_hash[t->hash % TRACE_HASH_SIZE]; *p; p = &(*p)->hash_next) {
 		if (*p == t) {
 			*p = t->hash_next;
@@ -195,6 +204,57 @@ static void put_trace(struct memleak_trace *t)
 	}
 	memleak.nr_traces--;
 	kmem_cache_free(trace_cache, t);
+}
+
+/*
+ * A trace whose last block is freed stays hashed in a small ring of
+ * unused ones, oldest dropped first: an alloc/free pair in a loop would
+ * otherwise make and free the same trace each time round.
+ */
+#define UNUSED_TRACES 32
+static struct memleak_trace *unused_traces[UNUSED_TRACES];
+static unsigned int unused_next;
+
+static void put_trace(struct memleak_trace *t)
+{
+	struct memleak_trace *oldest;
+
+	if (--t->refs || t->parked)
+		return;
+	oldest = unused_traces[unused_next];
+	unused_traces[unused_next] = t;
+	unused_next = (unused_next + 1) % UNUSED_TRACES;
+	t->parked = 1;
+	if (oldest) {
+		oldest->parked = 0;
+		if (!oldest->refs)
+			free_trace(oldest);
+	}
+}
+
+static void free_unused_traces(void)
+{
+	for (unsigned int i = 0; i < UNUSED_TRACES; i++) {
+		struct memleak_trace *t = unused_traces[i];
+
+		if (!t)
+			continue;
+		unused_traces[i] = NULL;
+		t->parked = 0;
+		if (!t->refs)
+			free_trace(t);
+	}
+}
+
+void memleak_shrink(void)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	free_unused_traces();
+	radix_tree_keep_spares(&memleak.tree, 0);
+	radix_tree_keep_spares(&memleak.tree, SPARE_TREE_NODES);
+	memleak_leave(flags);
 }
 
 void memleak_trace_get(struct memleak_trace *t)
@@ -239,6 +299,9 @@ static int insert_aliases(struct memleak_block *b)
 	unsigned long key;
 	int i, err = 0;
 
+	if (!b->aliases && !b->pad_offset)
+		return 0;
+
 	for_each_block_key(b, i, key) {
 		if (key == b->start)
 			continue;
@@ -256,6 +319,9 @@ static void delete_aliases(struct memleak_block *b)
 {
 	unsigned long key;
 	int i;
+
+	if (!b->aliases && !b->pad_offset)
+		return;
 
 	for_each_block_key(b, i, key) {
 		if (key != b->start && memleak_lookup_block(key) == b) {
@@ -290,17 +356,19 @@ void memleak_put_block(struct memleak_block *b)
 	kmem_cache_free(block_cache, b);
 }
 
+static void discard_block(struct memleak_block *b, const char *why)
+{
+	put_trace(b->trace);
+	kmem_cache_free(block_cache, b);
+	memleak_disable(why);
+}
+
 static void create_block(unsigned long start, size_t size, int min_count,
 			 struct memleak_trace *key)
 {
 	struct memleak_block *b;
+	int err;
 
-	if (memleak_lookup_block(start)) {
-		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
-		       start, size);
-		memleak_disable("overlapping block");
-		return;
-	}
 	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
 	if (!b) {
 		memleak_disable("out of memory for block metadata");
@@ -320,13 +388,19 @@ static void create_block(unsigned long start, size_t size, int min_count,
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
-	if (radix_tree_insert(&memleak.tree, memleak_key(start), b) ||
-	    insert_aliases(b)) {
+	/* The insert finds an overlap too: start already a key of a block. */
+	err = radix_tree_insert(&memleak.tree, memleak_key(start), b);
+	if (err == -EEXIST) {
+		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
+		       start, size);
+		discard_block(b, "overlapping block");
+		return;
+	}
+	if (err || insert_aliases(b)) {
 		delete_aliases(b);
-		radix_tree_delete(&memleak.tree, memleak_key(start));
-		put_trace(b->trace);
-		kmem_cache_free(block_cache, b);
-		memleak_disable("out of memory for the address tree");
+		if (!err)
+			radix_tree_delete(&memleak.tree, memleak_key(start));
+		discard_block(b, "out of memory for the address tree");
 		return;
 	}
 	b->refs = 1;
@@ -814,14 +888,18 @@ void memleak_remove_aliases(const struct memleak_offset *start,
 static int __init create_caches(void)
 {
 	block_cache = kmem_cache_create("memleak_block",
-					sizeof(struct memleak_block), 0, 0, NULL);
+					sizeof(struct memleak_block), 0,
+					SLAB_NOLEAKTRACE, NULL);
 	trace_cache = kmem_cache_create("memleak_trace",
-					sizeof(struct memleak_trace), 0, 0, NULL);
+					sizeof(struct memleak_trace), 0,
+					SLAB_NOLEAKTRACE, NULL);
 	area_cache = kmem_cache_create("memleak_scan_area",
-				       sizeof(struct memleak_scan_area), 0, 0,
+				       sizeof(struct memleak_scan_area), 0,
+				       SLAB_NOLEAKTRACE,
 				       NULL);
 	node_cache = kmem_cache_create("memleak_tree_node",
-				       RADIX_TREE_NODE_SIZE, 0, 0, NULL);
+				       RADIX_TREE_NODE_SIZE, 0,
+				       SLAB_NOLEAKTRACE, NULL);
 	return block_cache && trace_cache && area_cache && node_cache ?
 		       0 : -ENOMEM;
 }
@@ -837,6 +915,7 @@ void __init memleak_init(void)
 
 	memleak_enter(&flags);
 	radix_tree_init(&memleak.tree, alloc_tree_node, free_tree_node, NULL);
+	radix_tree_keep_spares(&memleak.tree, SPARE_TREE_NODES);
 	radix_tree_init(&alias_tree, alloc_alias_node, free_alias_node, NULL);
 	memleak.min_age_jiffies =
 		(unsigned long)CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS * HZ / 1000;

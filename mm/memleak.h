@@ -27,6 +27,7 @@ struct memleak_trace {
 	u32 refs;		/* blocks (and report holders) using it */
 	int pid;
 	u16 nr_entries;
+	u8 parked;		/* in the ring of unused traces */
 	char comm[MEMLEAK_COMM_LEN];
 	unsigned long entries[MEMLEAK_TRACE_LENGTH];
 };

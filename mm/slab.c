@@ -618,7 +618,8 @@ void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 	 * Leak collector hook for cache objects (kmalloc has its own):
 	 * here, so that the backtrace starts at the caller.
 	 */
-	memleak_alloc(obj, c->object_size, 1);
+	if (!(c->flags & SLAB_NOLEAKTRACE))
+		memleak_alloc(obj, c->object_size, 1);
 	return obj;
 }
 EXPORT_SYMBOL(kmem_cache_alloc);
@@ -691,7 +692,8 @@ void slab_free(struct kmem_cache *c, struct page *head, void *obj,
 	if (unlikely(c->flags & SLAB_DEBUG_FLAGS))
 		debug_on_free(c, obj);
 	/* Leak collector hook: every slab object comes back here. */
-	memleak_free(obj);
+	if (!(c->flags & SLAB_NOLEAKTRACE))
+		memleak_free(obj);
 	flags = arch_irq_save();
 	ac = &c->cpu[smp_processor_id()];
 	if (unlikely(ac->avail == ac->limit))
@@ -797,11 +799,13 @@ unsigned long kmem_cache_shrink(struct kmem_cache *c)
 
 unsigned long slab_shrink_all(void)
 {
-	unsigned long flags = spin_lock_irqsave(&slab_caches_lock);
 	struct kmem_cache *c;
 	struct list_head *pos;
-	unsigned long pages = 0;
+	unsigned long flags, pages = 0;
 
+	/* Its spare objects first, so that their slabs can go too. */
+	memleak_shrink();
+	flags = spin_lock_irqsave(&slab_caches_lock);
 	for_each_cache(c, pos)
 		pages += kmem_cache_shrink(c);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);

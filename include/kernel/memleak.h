@@ -86,6 +86,9 @@ extern const struct memleak_root __stop_memleak_roots[];
 void memleak_scan_range(const void *start, const void *end);
 
 void memleak_init(void);
+
+/* Gives back the metadata the collector keeps for reuse (slab shrinking). */
+void memleak_shrink(void);
 /*
  * Adds the aliases of a module's container_of() records at load; remove
  * takes them out at unload (an offset another record set also gave
@@ -132,6 +135,7 @@ static inline void memleak_scan_range(const void *start, const void *end)
 	(void)start, (void)end;
 }
 static inline void memleak_init(void) { }
+static inline void memleak_shrink(void) { }
 
 #endif /* CONFIG_DEBUG_MEMLEAK */
 

@@ -55,6 +55,9 @@ struct radix_tree_root {
 	radix_tree_alloc_fn alloc_node;	/* RADIX_TREE_NODE_SIZE bytes */
 	radix_tree_free_fn free_node;
 	void *ctx;			/* passed to both callbacks */
+	struct radix_tree_node *spares;	/* emptied nodes kept for reuse */
+	unsigned int nr_spares;
+	unsigned int max_spares;	/* 0: every emptied node is freed */
 };
 
 /* A position in a key-ordered walk; see radix_tree_for_each(). */
@@ -110,6 +113,13 @@ static inline unsigned long radix_tree_count(const struct radix_tree_root *root)
 
 /* Frees every node (not the values); the tree is then empty and usable. */
 void radix_tree_destroy(struct radix_tree_root *root);
+
+/*
+ * Keeps up to max emptied nodes instead of freeing them, for a tree whose
+ * keys come and go in one spot (an alloc/free pair adds and removes a whole
+ * path each time). Spares are not counted in root->nodes; destroy frees them.
+ */
+void radix_tree_keep_spares(struct radix_tree_root *root, unsigned int max);
 
 static inline void radix_tree_iter_init(struct radix_tree_iter *iter,
 					unsigned long first_key)

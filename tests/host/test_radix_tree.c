@@ -572,6 +572,76 @@ static void test_random_ops_against_model(void **state)
 	tree_finish(&root, &a);
 }
 
+/* The same random run with spare nodes kept: same answers, all clean. */
+static void test_random_ops_with_spares(void **state)
+{
+	enum { OPS = 100000, CHECK_EVERY = 5000 };
+	struct radix_tree_root root;
+	struct test_alloc a;
+	struct model m;
+
+	(void)state;
+	rng_seed(0x7370617265ULL);
+	tree_init(&root, &a);
+	radix_tree_keep_spares(&root, RADIX_TREE_MAX_HEIGHT + 2);
+	model_init(&m, 4096);
+	for (long op = 1; op <= OPS; op++) {
+		random_op(&root, &m);
+		if (op % CHECK_EVERY == 0) {
+			check_against_model(&root, &m);
+			assert_sound(&root);
+		}
+	}
+	for (size_t i = 0; i < m.n; i++)
+		if (m.present[i])
+			assert_non_null(radix_tree_delete(&root, m.keys[i]));
+	assert_int_equal(root.nodes, 0);
+	assert_true(root.nr_spares <= RADIX_TREE_MAX_HEIGHT + 2);
+	assert_int_equal(a.allocs, a.frees + root.nr_spares);
+	assert_sound(&root);
+	model_free(&m);
+	tree_finish(&root, &a);
+}
+
+/*
+ * An insert/delete pair on a fresh path, repeated: after the first round
+ * the path comes from the spares and the allocator is not called again.
+ */
+static void test_spares_reused(void **state)
+{
+	struct radix_tree_root root;
+	struct test_alloc a;
+	unsigned long far = 0xc0123440UL, near = 0x1000UL;
+	unsigned long path;
+
+	(void)state;
+	tree_init(&root, &a);
+	radix_tree_keep_spares(&root, RADIX_TREE_MAX_HEIGHT + 2);
+	assert_int_equal(radix_tree_insert(&root, near, val(near)), 0);
+	assert_int_equal(radix_tree_insert(&root, far, val(far)), 0);
+	path = root.nodes;
+	assert_ptr_equal(radix_tree_delete(&root, far), val(far));
+	assert_true(root.nr_spares > 0);
+	assert_sound(&root);
+	for (int i = 0; i < 100; i++) {
+		unsigned long allocs = a.allocs;
+
+		assert_int_equal(radix_tree_insert(&root, far + i, val(far)), 0);
+		assert_int_equal(a.allocs, allocs);
+		assert_int_equal(root.nodes, path);
+		assert_ptr_equal(radix_tree_lookup(&root, far + i), val(far));
+		assert_ptr_equal(radix_tree_lookup(&root, near), val(near));
+		assert_ptr_equal(radix_tree_delete(&root, far + i), val(far));
+		assert_sound(&root);
+	}
+	/* Fewer spares allowed: the extra ones go back to the allocator. */
+	radix_tree_keep_spares(&root, 1);
+	assert_int_equal(root.nr_spares, 1);
+	assert_int_equal(a.allocs, a.frees + root.nodes + 1);
+	assert_sound(&root);
+	tree_finish(&root, &a);
+}
+
 /* Gang lookups from many starting keys and sizes, against the model. */
 static void test_gang_lookup_order(void **state)
 {
@@ -824,6 +894,8 @@ int main(void)
 		cmocka_unit_test(test_dense_keys),
 		cmocka_unit_test(test_sparse_keys),
 		cmocka_unit_test(test_random_ops_against_model),
+		cmocka_unit_test(test_random_ops_with_spares),
+		cmocka_unit_test(test_spares_reused),
 		cmocka_unit_test(test_gang_lookup_order),
 		cmocka_unit_test(test_iteration_order),
 		cmocka_unit_test(test_lookup_le_random),
