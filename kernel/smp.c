@@ -45,6 +45,7 @@ struct call_request {
 	struct list_head node;
 	void (*func)(void *info);
 	void *info;
+	bool wait;	/* the caller waits for done, else only for taken */
 	int taken;	/* the target copied func and info */
 	int done;	/* func returned there */
 };
@@ -124,7 +125,15 @@ static void serve_calls(void)
 			return;
 		func = req->func;
 		info = req->info;
-		__atomic_store_n(&req->taken, 1, __ATOMIC_RELEASE);
+		/*
+		 * A caller that does not wait returns once taken is set and
+		 * its request (on its stack) is gone: no store after that.
+		 */
+		if (!req->wait) {
+			__atomic_store_n(&req->taken, 1, __ATOMIC_RELEASE);
+			func(info);
+			continue;
+		}
 		func(info);
 		__atomic_store_n(&req->done, 1, __ATOMIC_RELEASE);
 	}
@@ -179,7 +188,8 @@ static int call_on_cpus(unsigned long mask, void (*func)(void *), void *info,
 		mask = 0;
 	mask &= READ_ONCE(cpu_online_mask) & ~(1ul << self);
 	for_each_cpu_in(cpu, mask) {
-		reqs[cpu] = (struct call_request){ .func = func, .info = info };
+		reqs[cpu] = (struct call_request){ .func = func, .info = info,
+						   .wait = wait };
 		INIT_LIST_HEAD(&reqs[cpu].node);
 		queue_call(cpu, &reqs[cpu]);
 		n++;
