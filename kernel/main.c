@@ -4,6 +4,7 @@
 #include <kernel/bootinfo.h>
 #include <kernel/cmdline.h>
 #include <kernel/mm.h>
+#include <kernel/module.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
@@ -48,6 +49,10 @@ void kernel_main(void)
 	paging_init();
 	for (int level = INITCALL_CORE; level <= INITCALL_LATE; level++)
 		do_initcalls(level);
+	/* Last: every CPU is up (smp_init is a late initcall). */
+	free_initmem();
+	/* The freed code was overwritten: instruction fetch must see that. */
+	module_arch_sync_code(__init_begin, __init_end - __init_begin);
 
 	run_autorun();
 	shell_main();

@@ -100,6 +100,8 @@ static int cmd_meminfo(int argc, char **argv)
 	print_line("PageTables:", page_state(NR_PAGETABLE_PAGES));
 	print_line("BootReserved:", page_state(NR_BOOT_PAGES));
 	print_line("OtherPages:", other > 0 ? (unsigned long)other : 0);
+	/* Not part of the sum above: these pages are counted in MemFree. */
+	print_line("InitFreed:", initmem_freed_pages());
 	printk("%-14s %8lu\n", "MmErrors:", mm_errors());
 	return 0;
 }

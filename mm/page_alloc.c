@@ -377,7 +377,36 @@ void get_page(struct page *page)
 	__atomic_add_fetch(&page->refcount, 1, __ATOMIC_RELAXED);
 }
 
-unsigned long free_reserved_area(void *start, void *end)
+/*
+ * Freed __init memory is filled with this byte instead of the free
+ * poison: 0xff 0xff is FF /7, an invalid opcode on i386, and 0xffffffff
+ * is an undefined instruction on ARM, so a stray call into freed init
+ * code traps at once rather than running whatever the bytes mean.
+ */
+#define INIT_POISON 0xff
+
+static unsigned long initmem_freed;
+
+/*
+ * Puts one reserved page on the free lists with the contents it has:
+ * no PG_poisoned, so whoever takes it first is not told that it was
+ * "modified after free".
+ */
+static void release_unpoisoned(struct page *page)
+{
+	unsigned long flags;
+
+	page->flags = 0;
+	page->order = 0;
+	page->refcount = 0;
+	flags = spin_lock_irqsave(&zone_lock);
+	merge_free(page, 0);
+	mod_page_state(NR_FREE_PAGES, 1);
+	spin_unlock_irqrestore(&zone_lock, flags);
+}
+
+/* Frees the whole reserved pages of [start, end); poison < 0: the usual way. */
+static unsigned long release_reserved(void *start, void *end, int poison)
 {
 	unsigned long pfn = (__pa(start) + PAGE_SIZE - 1) >> PAGE_SHIFT;
 	unsigned long end_pfn = __pa(end) >> PAGE_SHIFT;
@@ -392,24 +421,45 @@ unsigned long free_reserved_area(void *start, void *end)
 			continue;
 		}
 		page = pfn_to_page(pfn);
-		page->flags = PG_head;
-		page->order = 0;
-		page->refcount = 1;
-		__free_pages(page, 0);
+		if (poison >= 0) {
+			memset(page_address(page), poison, PAGE_SIZE);
+			release_unpoisoned(page);
+		} else {
+			page->flags = PG_head;
+			page->order = 0;
+			page->refcount = 1;
+			__free_pages(page, 0);
+		}
 		mod_page_state(NR_BOOT_PAGES, -1);
 		freed++;
 	}
 	return freed;
 }
 
+unsigned long free_reserved_area(void *start, void *end)
+{
+	return release_reserved(start, end, -1);
+}
+
 void free_initmem(void)
 {
+	static bool done;
+
+	if (done)
+		return;
+	done = true;
 #ifdef CONFIG_DEBUG_KEEP_INIT
 	printk("mm: keeping the __init code and data (DEBUG_KEEP_INIT)\n");
 #else
-	printk("mm: freeing %lu KiB of __init code and data\n",
-	       free_reserved_area(__init_begin, __init_end) * (PAGE_SIZE / 1024));
+	initmem_freed = release_reserved(__init_begin, __init_end, INIT_POISON);
+	printk("mm: freed %lu KiB of __init code and data\n",
+	       initmem_freed * (PAGE_SIZE / 1024));
 #endif
+}
+
+unsigned long initmem_freed_pages(void)
+{
+	return initmem_freed;
 }
 
 /* ---------------------------------------------------------- boot */

@@ -141,9 +141,12 @@ unsigned long free_reserved_area(void *start, void *end);
 
 /*
  * Frees the __init sections unless CONFIG_DEBUG_KEEP_INIT; to be called
- * once, after the last initcall has run.
+ * once, after the last initcall has run and every CPU is up. The pages
+ * are filled with an undefined instruction (a stray call traps).
  */
 void free_initmem(void);
+/* How many pages free_initmem() gave back (0 with DEBUG_KEEP_INIT). */
+unsigned long initmem_freed_pages(void);
 
 /* What the pages of RAM are used for, in pages. */
 enum page_state {
