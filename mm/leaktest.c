@@ -11,6 +11,7 @@
 #include <kernel/kernel.h>
 #include <kernel/list.h>
 #include <kernel/memleak.h>
+#include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/slab.h>
@@ -365,6 +366,52 @@ static void unhook_stack(void)
 	lt_thread = NULL;
 }
 
+/*
+ * Pointers kept only in CPU 1's copy of a per-CPU variable. Without a
+ * CPU 1 the highest possible CPU's copy stands in (with one CPU, CPU
+ * 0's: still a copy, whereas per_cpu() of a CPU that is not possible
+ * names the template, which no scan covers). Slot 0 keeps its block all
+ * along; slot 1 is cleared between the two scans, so the first scan
+ * reports neither block and the second reports slot 1's.
+ * tests/gdb/percpu.py borrows the same variable.
+ */
+DEFINE_PER_CPU(void *, lt_percpu_ref[2]);
+static unsigned int lt_percpu_where;
+
+unsigned int leaktest_percpu_cpu(void)
+{
+	unsigned int cpu, last = 0;
+
+	if (cpu_possible(1))
+		return 1;
+	for_each_possible_cpu(cpu)
+		last = cpu;
+	return last;
+}
+
+static void setup_percpu(void)
+{
+	void **slot;
+
+	lt_percpu_where = leaktest_percpu_cpu();
+	slot = per_cpu(lt_percpu_ref, lt_percpu_where);
+	slot[0] = lt_kmalloc(64, false);
+	slot[1] = lt_kmalloc(72, true);
+	printk("leaktest: pointers in CPU %u's copy of lt_percpu_ref\n",
+	       lt_percpu_where);
+}
+
+static void clear_percpu_slot1(void)
+{
+	per_cpu(lt_percpu_ref[1], lt_percpu_where) = NULL;
+}
+
+static void unhook_percpu(void)
+{
+	per_cpu(lt_percpu_ref[0], lt_percpu_where) = NULL;
+	per_cpu(lt_percpu_ref[1], lt_percpu_where) = NULL;
+}
+
 const struct leaktest_scenario leaktest_scenarios[] = {
 	{ "seed", "the 2006 test: 6 orphans reported, a 10-element list not",
 	  setup_seed, unhook_list, NULL },
@@ -396,6 +443,8 @@ const struct leaktest_scenario leaktest_scenarios[] = {
 	  setup_changing, NULL, change_blocks },
 	{ "stack", "a pointer kept only on a sleeping thread's stack",
 	  setup_stack, unhook_stack, NULL },
+	{ "percpu", "pointers kept only in CPU 1's copy of a per-CPU variable",
+	  setup_percpu, unhook_percpu, clear_percpu_slot1 },
 };
 const unsigned int leaktest_nr_scenarios = ARRAY_SIZE(leaktest_scenarios);
 

@@ -48,6 +48,8 @@ static inline void *leaktest_addr(const struct leaktest_block *b)
 }
 
 const struct leaktest_scenario *leaktest_find(const char *name);
+/* The CPU whose per-CPU copy the "percpu" scenario uses: 1 when possible. */
+unsigned int leaktest_percpu_cpu(void);
 /* Runs setup and records the blocks; returns 0 or a negative error. */
 int leaktest_setup(const struct leaktest_scenario *s);
 /* Takes the pattern apart and frees every block it allocated. */

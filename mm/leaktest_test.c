@@ -157,6 +157,44 @@ static void test_stack_scan_off(struct ktest *t)
 	run_with_stack_scan(t, false);
 }
 
+/*
+ * Per-CPU roots: while CPU 1's copy (see leaktest_percpu_cpu()) holds
+ * both pointers neither block is reported; once slot 1 is cleared, its
+ * block and nothing else is.
+ */
+static void test_percpu(struct ktest *t)
+{
+	const struct leaktest_scenario *s = leaktest_find("percpu");
+	unsigned long saved_age = memleak.min_age_jiffies;
+
+	KEXPECT(t, s != NULL && s->between_scans != NULL);
+	if (!s || !s->between_scans)
+		return;
+	memleak.min_age_jiffies = 0;
+	KEXPECT(t, scan_into(&before));
+	KEXPECT_EQ(t, leaktest_setup(s), 0);
+	KEXPECT_EQ(t, leaktest_nr_blocks, 2);
+	memleak_wipe_stack();
+	KEXPECT(t, scan_into(&after));
+	for (unsigned int i = 0; i < leaktest_nr_blocks; i++)
+		if (find_in(&after, leaktest_blocks[i].masked) >= 0)
+			ktest_fail(t, __FILE__, __LINE__,
+				   "block %u (size %zu) not reported while "
+				   "CPU %u's copy points to it", i,
+				   leaktest_blocks[i].size,
+				   leaktest_percpu_cpu());
+	check_nothing_extra(t);
+	s->between_scans();
+	memleak_wipe_stack();
+	KEXPECT(t, scan_into(&after));
+	KEXPECT(t, !before.overflow && !after.overflow);
+	check_expected(t);
+	check_nothing_extra(t);
+	memleak_clear_reports();
+	leaktest_teardown(s);
+	memleak.min_age_jiffies = saved_age;
+}
+
 /* A reported block that is then freed is not reported again. */
 static void test_freed_after_report(struct ktest *t)
 {
@@ -178,7 +216,7 @@ static void test_freed_after_report(struct ktest *t)
 /* Every scenario above is also in the table, and the other way round. */
 static void test_scenario_table(struct ktest *t)
 {
-	KEXPECT_EQ(t, leaktest_nr_scenarios, 15);
+	KEXPECT_EQ(t, leaktest_nr_scenarios, 16);
 	KEXPECT(t, leaktest_find("nosuch") == NULL);
 }
 
@@ -198,6 +236,7 @@ static const struct ktest_case leaktest_cases[] = {
 	KTEST_CASE(test_changing),
 	KTEST_CASE(test_stack_scan_on),
 	KTEST_CASE(test_stack_scan_off),
+	KTEST_CASE(test_percpu),
 	KTEST_CASE(test_freed_after_report),
 	KTEST_CASE(test_scenario_table),
 	{ 0 },
