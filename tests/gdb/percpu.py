@@ -10,10 +10,14 @@ reported; once GDB clears the copy it is. A second block, pointed to
 only from the template itself (which no CPU uses and no scan covers),
 is reported from the start.
 """
+import gdb
+
 from kleakgdb.threads import all_threads
 from kleakgdb.util import symbol_value, ulong
 from kleaktest import log
 
+NEEDS = ("memleak", "leaktest")   # lt_percpu_ref is mm/leaktest.c's
+SMP = 2                 # so that the copy is another CPU's
 VARIABLE = "lt_percpu_ref"
 SHELL_PID = 1
 
@@ -59,6 +63,13 @@ def run(k):
     k.write_ptr(template, in_template)
     try:
         k.expect_leaks([in_template], "CPU %d's copy holds the pointer" % cpu)
+        # GDB's own answer to "what keeps it?" names the same copy.
+        refs = gdb.execute("memleak-refs 0x%x" % held, to_string=True)
+        log(refs.rstrip())
+        if "0x%08x  start    in per-cpu area of CPU %d" % (copy, cpu) \
+                not in refs:
+            raise k.failure("memleak-refs does not find the reference in "
+                            "CPU %d's per-CPU area" % cpu)
         k.write_ptr(copy, 0)
         k.expect_leaks([in_template, held], "CPU %d's copy cleared" % cpu)
     finally:

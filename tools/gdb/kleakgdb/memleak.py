@@ -310,6 +310,22 @@ its first BYTES bytes (default 32). Reads memory only."""
             print("    " + row)
 
 
+def per_cpu_regions():
+    """Every possible CPU's copy of the per-CPU section, as the scan's
+    "per-cpu areas" root sees it (the template until the copies exist)."""
+    start = ulong(symbol_value("__per_cpu_start").address)
+    end = ulong(symbol_value("__per_cpu_end").address)
+    offsets = symbol_value("__per_cpu_offset")
+    possible = ulong(symbol_value("cpu_possible_mask"))
+    regions = []
+    for cpu in range(offsets.type.range()[1] + 1):
+        if possible >> cpu & 1:
+            off = ulong(offsets[cpu])
+            regions.append(("per-cpu area of CPU %d" % cpu,
+                            start + off, end + off))
+    return regions
+
+
 def root_regions():
     """(label, start, end) of the memory the scan treats as roots."""
     sym = lambda name: ulong(symbol_value(name).address)  # noqa: E731
@@ -317,6 +333,7 @@ def root_regions():
     regions = [("data", sym("_sdata"), sym("_edata")),
                ("bss", sym("__bss_start"), sym("boot_stack")),
                ("bss", sym("boot_stack_top"), sym("__bss_stop"))]
+    regions += per_cpu_regions()
     pages = ulong(symbol_value("max_pfn")) - ulong(symbol_value("min_pfn"))
     mem_map = ulong(symbol_value("mem_map"))
     regions.append(("mem_map", mem_map,
@@ -372,8 +389,8 @@ class MemleakRefs(gdb.Command):
 
 Usage: memleak-refs ADDR
 
-Searches the scan's roots (.data, .bss, the page array, the live part of
-every thread stack) and every tracked block for words that point to the
+Searches the scan's roots (.data, .bss, every CPU's per-CPU area, the
+page array, the live part of every thread stack) and every tracked block for words that point to the
 block holding ADDR: at its start, at an alias (container_of), or
 anywhere inside (those count only with memleak.interior). The answer to
 "why is this block not reported?" (or, with none found, "why is it?").
