@@ -12,7 +12,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kqemu import ROOT, Kernel, Tap, kernel_image  # noqa: E402
+from kqemu import ROOT, Kernel, Tap, build_variant, kernel_image  # noqa: E402
 
 NM = {"i386": "i686-linux-gnu-nm", "arm": "arm-none-eabi-nm"}
 AUTORUN = "meminfo;insmod modtest;rmmod modtest;selftest;meminfo;poweroff"
@@ -44,29 +44,6 @@ gdb.execute("detach", to_string=True)
 '''
 FUNCTIONS = ["mm_init", "page_alloc_init", "kmem_cache_init", "memleak_init",
              "setup_per_cpu_areas", "kmalloc_init"]
-
-
-def make(*args):
-    return subprocess.run(["make", "--no-print-directory", "-s"] + list(args),
-                          cwd=ROOT, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, timeout=900)
-
-
-def build(arch, build_dir):
-    """defconfig with DEBUG_KEEP_INIT off, then the kernel and modules."""
-    config = os.path.join(ROOT, build_dir, ".config")
-    p = make("ARCH=" + arch, "BUILD=" + build_dir, "defconfig")
-    if p.returncode:
-        return p
-    with open(config) as f:
-        text = f.read().replace("CONFIG_DEBUG_KEEP_INIT=y",
-                                "# CONFIG_DEBUG_KEEP_INIT is not set")
-    with open(config, "w") as f:
-        f.write(text)
-    p = make("ARCH=" + arch, "BUILD=" + build_dir, "olddefconfig")
-    if p.returncode:
-        return p
-    return make("ARCH=" + arch, "BUILD=" + build_dir, "-j2", "kernel")
 
 
 def init_kib(arch, elf):
@@ -156,7 +133,7 @@ def main():
     tap = Tap()
     for arch in ("i386", "arm"):
         build_dir = "build/initmem-" + arch
-        p = build(arch, build_dir)
+        p = build_variant(arch, build_dir, {"DEBUG_KEEP_INIT": "n"})
         log = p.stdout.decode("utf-8", "replace")
         if tap.ok(p.returncode == 0,
                   "%s: builds with DEBUG_KEEP_INIT=n" % arch, log):

@@ -6,39 +6,16 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kqemu import ROOT, Kernel, Tap  # noqa: E402
+from kqemu import ROOT, Kernel, Tap, build_variant  # noqa: E402
 
 NM = {"i386": "i686-linux-gnu-nm", "arm": "arm-none-eabi-nm"}
-
-
-def make(*args):
-    return subprocess.run(["make", "--no-print-directory", "-s"] + list(args),
-                          cwd=ROOT, stdout=subprocess.PIPE,
-                          stderr=subprocess.STDOUT, timeout=600)
-
-
-def build(arch, build):
-    """defconfig with the collector switched off, then the kernel."""
-    config = os.path.join(ROOT, build, ".config")
-    p = make("ARCH=" + arch, "BUILD=" + build, "defconfig")
-    if p.returncode:
-        return p
-    with open(config) as f:
-        text = f.read().replace("CONFIG_DEBUG_MEMLEAK=y",
-                                "# CONFIG_DEBUG_MEMLEAK is not set")
-    with open(config, "w") as f:
-        f.write(text)
-    p = make("ARCH=" + arch, "BUILD=" + build, "olddefconfig")
-    if p.returncode:
-        return p
-    return make("ARCH=" + arch, "BUILD=" + build, "kernel")
 
 
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
         build_dir = "build/nomemleak-" + arch
-        p = build(arch, build_dir)
+        p = build_variant(arch, build_dir, {"DEBUG_MEMLEAK": "n"})
         log = p.stdout.decode("utf-8", "replace")
         if not tap.ok(p.returncode == 0, "%s: builds without the collector" % arch, log):
             continue

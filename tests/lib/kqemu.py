@@ -23,6 +23,37 @@ def kernel_image(arch):
     return os.path.join(ROOT, "build", arch, "kernel.elf")
 
 
+def make(*args, timeout=900):
+    return subprocess.run(["make", "--no-print-directory", "-s"] + list(args),
+                          cwd=ROOT, stdout=subprocess.PIPE,
+                          stderr=subprocess.STDOUT, timeout=timeout)
+
+
+def build_variant(arch, build_dir, options, target="kernel"):
+    """defconfig in build_dir with options ({"DEBUG_MEMLEAK": "n",
+    "NAME": "16", ...}) changed, then make target there. Returns the last
+    make's CompletedProcess (returncode, stdout with the log)."""
+    cfg = ["ARCH=" + arch, "BUILD=" + build_dir]
+    p = make(*cfg, "defconfig")
+    if p.returncode:
+        return p
+    config = os.path.join(ROOT, build_dir, ".config")
+    with open(config) as f:
+        lines = f.read().splitlines()
+    for name, value in options.items():
+        key = "CONFIG_" + name
+        lines = [l for l in lines if not (l.startswith(key + "=") or
+                                          l == "# %s is not set" % key)]
+        lines.append("# %s is not set" % key if value == "n"
+                     else "%s=%s" % (key, value))
+    with open(config, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    p = make(*cfg, "olddefconfig")
+    if p.returncode:
+        return p
+    return make(*cfg, "-j2", target)
+
+
 class Kernel:
     """One QEMU run. Use as a context manager so QEMU never outlives it."""
 
