@@ -40,7 +40,9 @@ struct load_info {
 	u32 *sec_addr;			/* final address per section; 0: none */
 	u32 *sym_value;			/* final value of each symbol */
 	unsigned long core_size, init_size;
-	unsigned long extra_off, extra_size, mod_off;
+	/* Arch extra space (ARM: branch veneers), one per area: in reach. */
+	unsigned long extra_off, extra_size, init_extra_off, init_extra_size;
+	unsigned long mod_off;
 	struct module *mod;
 };
 
@@ -259,10 +261,19 @@ static void layout(struct load_info *info)
 				&info->core_size, sh);
 		}
 	}
-	for (unsigned int i = 1; i < ef->shnum; i++)
-		if (elf_section(ef, i)->sh_type == SHT_REL &&
-		    is_loaded(ef, elf_section(ef, i)->sh_info))
+	for (unsigned int i = 1; i < ef->shnum; i++) {
+		unsigned int target = elf_section(ef, i)->sh_info;
+
+		if (elf_section(ef, i)->sh_type != SHT_REL ||
+		    !is_loaded(ef, target))
+			continue;
+		if (is_init_section(elf_section_name(ef, target)))
+			info->init_extra_size += module_arch_extra(ef, i);
+		else
 			info->extra_size += module_arch_extra(ef, i);
+	}
+	info->init_extra_off = ALIGN(info->init_size, 8);
+	info->init_size = info->init_extra_off + info->init_extra_size;
 	info->extra_off = ALIGN(info->core_size, 8);
 	info->mod_off = ALIGN(info->extra_off + info->extra_size, 8);
 	info->core_size = info->mod_off + sizeof(struct module);
@@ -408,19 +419,25 @@ static int apply_relocs(struct load_info *info, unsigned int idx,
 static int relocate(struct load_info *info)
 {
 	const struct elf_file *ef = &info->ef;
-	struct module_arch_space extra = {
+	struct module_arch_space core_extra = {
 		.base = (u8 *)info->mod->core.base + info->extra_off,
 		.size = info->extra_size,
+	};
+	struct module_arch_space init_extra = {
+		.base = (u8 *)info->mod->init.base + info->init_extra_off,
+		.size = info->init_extra_size,
 	};
 	int err;
 
 	for (unsigned int i = 1; i < ef->shnum; i++) {
 		const struct elf32_shdr *sh = elf_section(ef, i);
+		bool init;
 
 		/* Those of debug sections and dropped ones are not needed. */
 		if (sh->sh_type != SHT_REL || !info->sec_addr[sh->sh_info])
 			continue;
-		err = apply_relocs(info, i, &extra);
+		init = is_init_section(elf_section_name(ef, sh->sh_info));
+		err = apply_relocs(info, i, init ? &init_extra : &core_extra);
 		if (err)
 			return err;
 	}

@@ -5,7 +5,8 @@
  * pairs for addresses. A BL reaches +/-32 MiB only; modules live in
  * page-allocator memory, which may be further from the kernel than
  * that, so a branch out of reach goes through a veneer (ldr pc, =target)
- * in the module's core area, one per distinct target.
+ * in the same area as the branch (core or init: the two may be far apart),
+ * one per distinct target.
  */
 #include <kernel/module.h>
 #include <kernel/elf.h>
@@ -86,6 +87,12 @@ static int branch(const char *modname, u8 *loc, u32 sym,
 			return -ENOEXEC;
 		}
 		offset = (s32)((u32)(uintptr_t)v - (u32)(uintptr_t)loc - 8);
+		/* The veneers sit in loc's own area, so this cannot happen. */
+		if (offset < -0x2000000 || offset >= 0x2000000) {
+			printk("insmod: %s: branch veneer at %p out of reach "
+			       "of %p\n", modname, v, loc);
+			return -ENOEXEC;
+		}
 	}
 	insn = (insn & 0xff000000) | (((u32)offset >> 2) & 0x00ffffff);
 	module_put32(loc, insn);

@@ -1,12 +1,13 @@
 /*
  * Self-tests of the ARM module relocations on instruction words in a
  * buffer: each type's encoding, branches in and out of reach (veneers:
- * made once per target, refused when the space is full), Thumb targets
- * and unknown types refused.
+ * made once per target, refused when the space is full or out of reach
+ * too), Thumb targets and unknown types refused.
  */
 #include <kernel/kernel.h>
 #include <kernel/errno.h>
 #include <kernel/ktest.h>
+#include <kernel/mm.h>
 #include <kernel/module.h>
 
 #define BL_MINUS_8	0xebfffffeu	/* bl . (addend -8) */
@@ -83,6 +84,30 @@ static void test_branch_veneers(struct ktest *t)
 	KEXPECT_EQ(t, reloc(28, 3, BL_MINUS_8, far + 8, &extra), -ENOEXEC);
 }
 
+/*
+ * A branch in a page far from both its target and the veneer space (an
+ * init area far from the core): refused, never patched with a wrapped
+ * offset.
+ */
+static void test_veneer_out_of_reach(struct ktest *t)
+{
+	struct module_arch_space extra = { veneers, sizeof(veneers), 0 };
+	u8 *page = (u8 *)get_free_page(GFP_KERNEL);
+	s32 apart;
+
+	KEXPECT(t, page != NULL);
+	if (!page)
+		return;
+	apart = (s32)((u32)(uintptr_t)page - (u32)(uintptr_t)veneers);
+	/* 128 MiB of RAM: the kernel image low, free pages from the top. */
+	KEXPECT(t, apart >= 0x2000000 || apart < -0x2000000);
+	module_put32(page, BL_MINUS_8);
+	KEXPECT_EQ(t, module_arch_relocate("test", 28, page, at(0), 0, &extra),
+		   -ENOEXEC);
+	KEXPECT_EQ(t, module_get32(page), BL_MINUS_8);
+	free_page((unsigned long)page);
+}
+
 static void test_refused(struct ktest *t)
 {
 	struct module_arch_space extra = { veneers, sizeof(veneers), 0 };
@@ -99,6 +124,7 @@ static const struct ktest_case module_reloc_cases[] = {
 	KTEST_CASE(test_movw_movt),
 	KTEST_CASE(test_branch_in_reach),
 	KTEST_CASE(test_branch_veneers),
+	KTEST_CASE(test_veneer_out_of_reach),
 	KTEST_CASE(test_refused),
 	{ NULL, NULL },
 };
