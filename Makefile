@@ -271,7 +271,7 @@ $(BENCH_BUILD)/libkhost.a: $(BENCH_LIB_OBJS)
 $(BENCH_BUILD)/bench/%: $(BENCH_BUILD)/tests/bench/%.o $(BENCH_BUILD)/libkhost.a
 	@echo "  BENCHLD $@"
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) -o $@ $< $(BENCH_BUILD)/libkhost.a
+	$(Q)$(HOST_CC) $(BENCH_LDFLAGS) -o $@ $< $(BENCH_BUILD)/libkhost.a
 
 -include $(BENCH_LIB_OBJS:.o=.d)
 

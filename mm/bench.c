@@ -4,12 +4,21 @@
  * (tests/bench/qemu-mm.sh single-steps them with GDB: exact counts on a
  * machine with no timer). Every pair is warmed up first, so the count
  * is the common path: the per-CPU array hit, the buddy free list hit.
+ *
+ * 'mmbench scan N [SIZE]' (with the leak collector): one scan with N
+ * more tracked blocks of SIZE bytes (64 by default), timed in cycle
+ * stamps (<kernel/cycles.h>), which tests/bench/memleak-scan-qemu.sh
+ * turns into instructions under QEMU's -icount.
  */
 #include <kernel/mm.h>
 #include <kernel/slab.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
+#ifdef CONFIG_DEBUG_MEMLEAK
+#include <kernel/cycles.h>
+#include "memleak.h"
+#endif
 
 #define WARMUP 64
 
@@ -69,13 +78,96 @@ static void measure(const char *kind, void (*pair)(unsigned long),
 	mmbench_end();
 }
 
+#ifdef CONFIG_DEBUG_MEMLEAK
+#define SCAN_BLOCK_SIZE 64
+#define SCAN_MAX_BLOCKS 1000000
+#define SCAN_MAX_SIZE 4096
+
+/* The blocks of 'mmbench scan', chained through their first word. */
+static unsigned long *scan_chain;
+
+static void free_chain(void)
+{
+	while (scan_chain) {
+		unsigned long *next = (unsigned long *)scan_chain[0];
+
+		kfree(scan_chain);
+		scan_chain = next;
+	}
+}
+
+/*
+ * n blocks of size bytes, all reachable from scan_chain (in .bss, a
+ * root); their other words hold small numbers, never block addresses.
+ */
+static bool build_chain(unsigned long n, unsigned long size)
+{
+	for (unsigned long i = 0; i < n; i++) {
+		unsigned long *b = kmalloc(size, GFP_KERNEL);
+
+		if (!b)
+			return false;
+		for (unsigned int j = 1; j < size / sizeof(long); j++)
+			b[j] = i + j;
+		b[0] = (unsigned long)scan_chain;
+		scan_chain = b;
+	}
+	return true;
+}
+
+/* One line for the bench script: the scan's size and cost in cycles. */
+static int bench_scan(const char *count, const char *bytes)
+{
+	unsigned long n, size = SCAN_BLOCK_SIZE;
+	int err;
+
+	if (kstrtoul(count, 10, &n) || n > SCAN_MAX_BLOCKS) {
+		printk("mmbench scan: '%s' is not a block count up to %d\n",
+		       count, SCAN_MAX_BLOCKS);
+		return 1;
+	}
+	if (bytes && (kstrtoul(bytes, 10, &size) || size < sizeof(long) ||
+		      size > SCAN_MAX_SIZE || size % sizeof(long))) {
+		printk("mmbench scan: '%s' is not a whole number of words up to %d "
+		       "bytes\n", bytes, SCAN_MAX_SIZE);
+		return 1;
+	}
+	if (!build_chain(n, size)) {
+		printk("mmbench scan: out of memory for %lu blocks\n", n);
+		free_chain();
+		return 1;
+	}
+	err = memleak_scan();
+	if (!err)
+		printk("mmbench scan: added %lu size %lu tracked %lu bytes %lu "
+		       "cycles %llu irqoff %llu hz %llu suspects %lu\n", n, size,
+		       memleak.nr_blocks,
+		       memleak.bytes_scanned,
+		       (unsigned long long)memleak.scan_cycles,
+		       (unsigned long long)memleak.scan_irqoff_cycles,
+		       (unsigned long long)arch_cycles_hz(), memleak.nr_suspects);
+	else
+		printk("mmbench scan: the collector is busy or disabled\n");
+	free_chain();
+	return err ? 1 : 0;
+}
+#else
+static int bench_scan(const char *count, const char *bytes)
+{
+	(void)count, (void)bytes;
+	printk("mmbench scan: the leak collector is not configured in\n");
+	return 1;
+}
+#endif
+
 static int cmd_mmbench(int argc, char **argv)
 {
 	unsigned long before = mmbench_pairs;
 
-	(void)argv;
+	if ((argc == 3 || argc == 4) && strcmp(argv[1], "scan") == 0)
+		return bench_scan(argv[2], argc == 4 ? argv[3] : NULL);
 	if (argc != 1) {
-		printk("usage: mmbench\n");
+		printk("usage: mmbench [scan N [SIZE]]\n");
 		return 1;
 	}
 	bench_cache = kmem_cache_create("mmbench-64", 64, 0, 0, NULL);
@@ -93,5 +185,6 @@ static int cmd_mmbench(int argc, char **argv)
 	       mmbench_pairs - before);
 	return 0;
 }
-SHELL_COMMAND("mmbench", cmd_mmbench, "mmbench",
-	      "run one alloc+free pair of each kind between markers for GDB");
+SHELL_COMMAND("mmbench", cmd_mmbench, "mmbench [scan N [SIZE]]",
+	      "run one alloc+free pair of each kind between markers for GDB, "
+	      "or time a leak scan with N more blocks of SIZE bytes");

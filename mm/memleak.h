@@ -1,7 +1,8 @@
 /*
  * The leak collector's private data structures, shared by its files:
- * memleak.c (tracking and annotations), memleak_scan.c (the scan) and
- * memleak_report.c (reports and the 'memleak' command).
+ * memleak.c (tracking and annotations), memleak_scan.c (the scan),
+ * memleak_roots.c (the kernel's roots) and memleak_report.c (reports and
+ * the 'memleak' command).
  */
 #ifndef MM_MEMLEAK_H
 #define MM_MEMLEAK_H
@@ -119,14 +120,15 @@ struct memleak_state {
 	unsigned long nr_blocks;
 	unsigned long nr_traces;
 	unsigned long nr_aliases;
-	/* statistics of the last scan */
+	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
-	u64 scan_ns;
+	u64 scan_cycles;
 	unsigned long bytes_scanned;
 	unsigned long nr_suspects;
 	unsigned long nr_new;
 	unsigned long scans;
-	u64 max_irqoff_ns;
+	u64 scan_irqoff_cycles;	/* longest IRQ-off window of the last scan */
+	u64 max_irqoff_cycles;	/* ... of every scan so far */
 };
 
 extern struct memleak_state memleak;
@@ -145,8 +147,10 @@ void memleak_leave(unsigned long flags);
 /* memleak_scan.c */
 int memleak_scan(void);
 void memleak_wipe_stack(void);
+/* Where memleak_scan()'s frame begins, for the stack roots. */
+extern unsigned long memleak_stack_floor;
 
-/* memleak_thread.c */
+/* memleak_thread.c (arch/host/memleak.c in host builds) */
 int memleak_set_auto_scan(const char *value);
 
 /* memleak_report.c */

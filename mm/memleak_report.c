@@ -13,6 +13,7 @@
  *       [<4010c1f0>] leaktest_orphans+0x24/0x80
  */
 #include <kernel/memleak.h>
+#include <kernel/cycles.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
@@ -274,12 +275,17 @@ static int cmd_stats(void)
 	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);
 	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",
 	       memleak.scans, memleak.scan_jiffies,
-	       (unsigned long long)memleak.scan_ns / 1000);
+	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);
 	printk("bytes scanned:  %lu (last scan)\n", memleak.bytes_scanned);
 	printk("suspected:      %lu (%lu new at the last scan)\n",
 	       memleak.nr_suspects, memleak.nr_new);
-	printk("longest irq-off window: %llu us\n",
-	       (unsigned long long)memleak.max_irqoff_ns / 1000);
+	printk("longest irq-off window: %llu us in the last scan, %llu us in "
+	       "any (%llu/%llu cycles at %llu Hz)\n",
+	       (unsigned long long)cycles_to_ns(memleak.scan_irqoff_cycles) / 1000,
+	       (unsigned long long)cycles_to_ns(memleak.max_irqoff_cycles) / 1000,
+	       (unsigned long long)memleak.scan_irqoff_cycles,
+	       (unsigned long long)memleak.max_irqoff_cycles,
+	       (unsigned long long)arch_cycles_hz());
 	printk("stack scanning: %s, pointers: %s, minimum age: %lu ms\n",
 	       memleak.stack_scan ? "on" : "off",
 	       memleak.interior ? "any interior pointer" : "start or alias",

@@ -5,35 +5,33 @@
  *   1. every block starts white (count = 0), except the ones annotated
  *      as never leaking (min_count 0), which start the gray list;
  *   2. the roots are scanned word by word (.data/.bss, every CPU's
- *      per-CPU area, the struct page array, thread stacks, and whatever
- *      else registers with MEMLEAK_ROOT); a word that is the address of
- *      a white block (or one of its aliases) counts one reference, and a
- *      block with min_count references turns gray and joins the list;
+ *      per-CPU area, the struct page array and thread stacks, see
+ *      memleak_roots.c, and whatever else registers with MEMLEAK_ROOT);
+ *      a word that is the address of a white block (or one of its
+ *      aliases) counts one reference, and a block with min_count
+ *      references turns gray and joins the list;
  *   3. the gray list is drained: each gray block is scanned in turn (its
  *      scan areas only, when it has any), which may append more;
  *   4. white blocks whose contents changed since the previous scan are
  *      probably in use: they are made gray and rescanned, not reported;
  *   5. the blocks still white (and old enough) are the suspected leaks.
  *
- * Memory is scanned in chunks of at most SCAN_CHUNK bytes, each with
- * memleak_lock held and interrupts off; between chunks other CPUs may
- * allocate and free. A block freed meanwhile loses MEMLEAK_ALLOCATED and
- * is skipped; blocks on the scan's lists are reference-counted, so their
- * metadata stays valid until the scan lets go of them.
+ * Memory is scanned in chunks of at most SCAN_CHUNK bytes, and the
+ * block list walked in batches of WALK_BATCH blocks, each with
+ * memleak_lock held and interrupts off (scan_lock(), which also times
+ * the window); in between other CPUs may allocate and free. A block
+ * freed meanwhile loses MEMLEAK_ALLOCATED and is skipped; blocks on the
+ * scan's lists are reference-counted, so their metadata stays valid
+ * until the scan lets go of them.
  */
 #include <kernel/memleak.h>
+#include <kernel/cycles.h>
 #include <kernel/errno.h>
-#include <kernel/mm.h>
-#include <kernel/percpu.h>
 #include <kernel/printk.h>
-#include <kernel/task.h>
 #include <kernel/time.h>
 #include "memleak.h"
 
 #define SCAN_CHUNK 4096
-
-extern char _sdata[], _edata[], __bss_start[], __bss_stop[];
-extern char boot_stack[], boot_stack_top[];
 
 /* The gray list; only the (single) running scan touches it. */
 static struct memleak_block *gray_head, *gray_tail;
@@ -43,11 +41,11 @@ static bool scan_running;
 
 /*
  * The frame of memleak_scan(): on the scanning thread's own stack only
- * what lies above it is scanned. The collector's own frames, and dead
- * slots in them left by earlier calls (a report that printed a block's
- * address, say), must not pass for references.
+ * what lies above it is scanned (memleak_roots.c). The collector's own
+ * frames, and dead slots in them left by earlier calls (a report that
+ * printed a block's address, say), must not pass for references.
  */
-static unsigned long scan_stack_floor;
+unsigned long memleak_stack_floor;
 
 /*
  * Overwrites the dead stack below the caller. Code that has just held
@@ -73,6 +71,33 @@ static void gray_push(struct memleak_block *b)
 	else
 		gray_head = b;
 	gray_tail = b;
+}
+
+/*
+ * Every stretch of the scan with interrupts off starts and ends here.
+ * Each is timed with two cycle stamps (<kernel/cycles.h>: a counter
+ * read, no conversion, cheap enough for a 64-byte block) from the
+ * moment the lock is held to just before it is dropped; the longest
+ * goes to 'memleak stats' and to 'mmbench scan'. window_start is only
+ * touched with memleak_lock held.
+ */
+static u64 window_start;
+
+static void scan_lock(unsigned long *flags)
+{
+	memleak_enter(flags);
+	window_start = arch_cycles();
+}
+
+static void scan_unlock(unsigned long flags)
+{
+	u64 len = arch_cycles() - window_start;
+
+	if (len > memleak.scan_irqoff_cycles)
+		memleak.scan_irqoff_cycles = len;
+	if (len > memleak.max_irqoff_cycles)
+		memleak.max_irqoff_cycles = len;
+	memleak_leave(flags);
 }
 
 /* The block a scanned word refers to, under the current pointer rules. */
@@ -104,14 +129,6 @@ static void scan_words(const unsigned long *start, const unsigned long *end)
 	}
 }
 
-static void note_irqoff(u64 since)
-{
-	u64 ns = ktime_get_ns() - since;
-
-	if (ns > memleak.max_irqoff_ns)
-		memleak.max_irqoff_ns = ns;
-}
-
 /*
  * Scans [start, end) chunk by chunk; when owner is given, stops as soon
  * as that block has been freed.
@@ -122,19 +139,16 @@ static void scan_range(unsigned long start, unsigned long end,
 	start = ALIGN(start, sizeof(long));
 	while (start + sizeof(long) <= end) {
 		unsigned long stop = min(end, start + SCAN_CHUNK), flags;
-		u64 t0;
 
-		memleak_enter(&flags);
-		t0 = ktime_get_ns();
+		scan_lock(&flags);
 		if (owner && !(owner->flags & MEMLEAK_ALLOCATED)) {
-			memleak_leave(flags);
+			scan_unlock(flags);
 			return;
 		}
 		scan_words((const unsigned long *)start,
 			   (const unsigned long *)ALIGN_DOWN(stop, sizeof(long)));
 		memleak.bytes_scanned += stop - start;
-		note_irqoff(t0);
-		memleak_leave(flags);
+		scan_unlock(flags);
 		start = stop;
 	}
 }
@@ -165,112 +179,77 @@ static void drain_gray_list(void)
 	struct memleak_block *b, *next;
 	unsigned long flags;
 
-	memleak_enter(&flags);
+	scan_lock(&flags);
 	b = gray_head;
-	memleak_leave(flags);
+	scan_unlock(flags);
 	while (b) {
 		if (!block_is_black(b))
 			scan_gray_block(b);
-		memleak_enter(&flags);
+		scan_lock(&flags);
 		next = b->gray_next;
 		if (!next)
 			gray_head = gray_tail = NULL;
 		memleak_put_block(b);
-		memleak_leave(flags);
+		scan_unlock(flags);
 		b = next;
 	}
+}
+
+/*
+ * The block list is walked in batches of WALK_BATCH blocks, each batch
+ * in its own IRQ-off window, like the chunks of scan_range(): a walk in
+ * one window would keep interrupts off for time growing with the number
+ * of blocks. Between batches a dummy block, the cursor, holds the place
+ * in the list, so that blocks freed or added meanwhile are relinked
+ * around it; it is never ALLOCATED and never has MEMLEAK_SUSPECT set, so
+ * other walkers of the list skip it as they skip freed blocks.
+ */
+#define WALK_BATCH 512
+
+static struct memleak_block walk_cursor;
+
+/* Calls visit(b, ctx), with memleak_lock held, for each block in order. */
+static void walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
+			void *ctx)
+{
+	struct list_head *pos;
+	unsigned long flags;
+	unsigned int n;
+
+	scan_lock(&flags);
+	list_add(&walk_cursor.node, &memleak.blocks);
+	for (;;) {
+		for (n = 0, pos = walk_cursor.node.next;
+		     pos != &memleak.blocks && n < WALK_BATCH;
+		     pos = pos->next, n++)
+			visit(list_entry(pos, struct memleak_block, node), ctx);
+		/* The cursor goes after the last block visited. */
+		list_del(&walk_cursor.node);
+		list_add_tail(&walk_cursor.node, pos);
+		if (pos == &memleak.blocks)
+			break;
+		scan_unlock(flags);
+		scan_lock(&flags);
+	}
+	list_del(&walk_cursor.node);
+	scan_unlock(flags);
+}
+
+/* Step 1 for one block: white, or gray (and listed) if never a leak. */
+static void reset_color(struct memleak_block *b, void *ctx)
+{
+	(void)ctx;
+	b->count = 0;
+	b->flags &= ~MEMLEAK_SUSPECT;
+	if (block_is_gray(b))
+		gray_push(b);
 }
 
 /* Step 1: everything white, the never-leaking blocks gray. */
 static void reset_colors(void)
 {
-	struct memleak_block *b;
-	unsigned long flags;
-
-	memleak_enter(&flags);
-	list_for_each_entry(b, &memleak.blocks, node) {
-		b->count = 0;
-		b->flags &= ~MEMLEAK_SUSPECT;
-		if (block_is_gray(b))
-			gray_push(b);
-	}
-	memleak_leave(flags);
+	walk_blocks(reset_color, NULL);
 }
-
-/* Step 2: the roots. */
-static void scan_data_and_bss(void)
-{
-	memleak_scan_range(_sdata, _edata);
-	/* The boot stack lives in .bss; it is a thread stack, scanned as such. */
-	memleak_scan_range(__bss_start, boot_stack);
-	memleak_scan_range(boot_stack_top, __bss_stop);
-}
-MEMLEAK_ROOT("data and bss", scan_data_and_bss);
-
-static void scan_page_array(void)
-{
-	memleak_scan_range(mem_map, mem_map + (max_pfn - min_pfn));
-}
-MEMLEAK_ROOT("page array", scan_page_array);
-
-/* Every possible CPU's copy of the per-CPU section (kernel/percpu.c). */
-static void scan_per_cpu_areas(void)
-{
-	const void *start, *end;
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		if (per_cpu_area(cpu, &start, &end))
-			memleak_scan_range(start, end);
-}
-MEMLEAK_ROOT("per-cpu areas", scan_per_cpu_areas);
-
-#define MAX_STACKS 128
-
-/* The live stack ranges, noted with the thread list locked. */
-struct stack_ranges {
-	unsigned int nr;
-	bool overflow;
-	const void *low[MAX_STACKS], *high[MAX_STACKS];
-};
-
-static void note_stack(const void *low, const void *high, void *ctx)
-{
-	struct stack_ranges *r = ctx;
-
-	if (r->nr == MAX_STACKS) {
-		r->overflow = true;
-		return;
-	}
-	if ((unsigned long)low <= scan_stack_floor &&
-	    scan_stack_floor < (unsigned long)high)
-		low = (const void *)scan_stack_floor;
-	r->low[r->nr] = low;
-	r->high[r->nr++] = high;
-}
-
-/*
- * The ranges are noted first and scanned afterwards, chunk by chunk, so
- * that interrupts are never off for more than a chunk. A thread may
- * exit in between: its freed stack is still mapped, so this reads stale
- * words at worst (a possible false negative, never a fault).
- */
-static void scan_thread_stacks(void)
-{
-	static struct stack_ranges ranges;
-
-	if (!memleak.stack_scan)
-		return;
-	ranges.nr = 0;
-	ranges.overflow = false;
-	task_for_each_live_stack(note_stack, &ranges);
-	if (ranges.overflow)
-		printk("memleak: more than %d threads, some stacks not scanned\n",
-		       MAX_STACKS);
-	for (unsigned int i = 0; i < ranges.nr; i++)
-		memleak_scan_range(ranges.low[i], ranges.high[i]);
-}
-MEMLEAK_ROOT("thread stacks", scan_thread_stacks);
 
 static void scan_roots(void)
 {
@@ -289,35 +268,46 @@ static bool checksum_block(struct memleak_block *b, u32 *sum)
 	while (pos < end) {
 		unsigned long stop = min(end, pos + SCAN_CHUNK), flags;
 
-		memleak_enter(&flags);
+		scan_lock(&flags);
 		if (!(b->flags & MEMLEAK_ALLOCATED)) {
-			memleak_leave(flags);
+			scan_unlock(flags);
 			return false;
 		}
 		for (; pos < stop; pos++)
 			h = (h ^ *(const u8 *)pos) * 16777619u;
-		memleak_leave(flags);
+		scan_unlock(flags);
 	}
 	*sum = h;
 	return true;
 }
 
+/* A list of blocks through list_next, in the order they were added. */
+struct block_list {
+	struct memleak_block *head, *tail;
+};
+
+static void collect_if_white(struct memleak_block *b, void *ctx)
+{
+	struct block_list *list = ctx;
+
+	if (!block_is_white(b))
+		return;
+	memleak_get_block(b);
+	b->list_next = NULL;
+	if (list->tail)
+		list->tail->list_next = b;
+	else
+		list->head = b;
+	list->tail = b;
+}
+
 /* The white blocks now, each with a reference, linked through list_next. */
 static struct memleak_block *collect_white(void)
 {
-	struct memleak_block *b, *list = NULL;
-	unsigned long flags;
+	struct block_list list = { NULL, NULL };
 
-	memleak_enter(&flags);
-	list_for_each_entry_reverse(b, &memleak.blocks, node) {
-		if (!block_is_white(b))
-			continue;
-		memleak_get_block(b);
-		b->list_next = list;
-		list = b;
-	}
-	memleak_leave(flags);
-	return list;
+	walk_blocks(collect_if_white, &list);
+	return list.head;
 }
 
 /*
@@ -363,30 +353,35 @@ static void mark_suspect(struct memleak_block *b)
 static void find_suspects(void)
 {
 	struct memleak_block *list = collect_white(), *b, *next;
-	unsigned long flags, now = jiffies;
+	unsigned long flags, now = jiffies, n;
 	bool rescan = false;
 	u32 sum;
 
 	for (b = list; b; b = b->list_next) {
 		if (!checksum_block(b, &sum))
 			continue;
-		memleak_enter(&flags);
+		scan_lock(&flags);
 		if (b->flags & MEMLEAK_ALLOCATED)
 			rescan |= note_checksum(b, sum);
-		memleak_leave(flags);
+		scan_unlock(flags);
 	}
 	if (rescan)
 		drain_gray_list();
-	memleak_enter(&flags);
+	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = 0;
-	for (b = list; b; b = next) {
+	for (b = list, n = 0; b; b = next, n++) {
 		next = b->list_next;
 		if ((b->flags & MEMLEAK_ALLOCATED) && block_is_white(b) &&
 		    old_enough(b, now) && !(b->flags & MEMLEAK_CLEARED))
 			mark_suspect(b);
 		memleak_put_block(b);
+		/* The list is the scan's own: a pause anywhere is safe. */
+		if (n % WALK_BATCH == WALK_BATCH - 1) {
+			scan_unlock(flags);
+			scan_lock(&flags);
+		}
 	}
-	memleak_leave(flags);
+	scan_unlock(flags);
 }
 
 static bool claim_scan(void)
@@ -394,11 +389,11 @@ static bool claim_scan(void)
 	unsigned long flags;
 	bool ok;
 
-	memleak_enter(&flags);
+	scan_lock(&flags);
 	ok = memleak.enabled && !scan_running;
 	if (ok)
 		scan_running = true;
-	memleak_leave(flags);
+	scan_unlock(flags);
 	return ok;
 }
 
@@ -408,17 +403,18 @@ static bool claim_scan(void)
  */
 int memleak_scan(void)
 {
-	u64 t0 = ktime_get_ns();
+	u64 t0 = arch_cycles();
 
 	if (!claim_scan())
 		return -EBUSY;
-	scan_stack_floor = (unsigned long)__builtin_frame_address(0);
+	memleak_stack_floor = (unsigned long)__builtin_frame_address(0);
 	memleak.bytes_scanned = 0;
+	memleak.scan_irqoff_cycles = 0;
 	reset_colors();
 	scan_roots();
 	drain_gray_list();
 	find_suspects();
-	memleak.scan_ns = ktime_get_ns() - t0;
+	memleak.scan_cycles = arch_cycles() - t0;
 	memleak.scan_jiffies = jiffies;
 	memleak.scans++;
 	scan_running = false;

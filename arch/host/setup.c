@@ -22,6 +22,7 @@ struct boot_info boot_info;
 bool test_mode = true;
 unsigned long host_irqs_off;
 unsigned int host_cpu_id;
+unsigned long host_arena_size = HOST_ARENA_SIZE;
 
 static void *arena;
 
@@ -39,7 +40,7 @@ void *host_arena(void)
 
 	if (arena)
 		return arena;
-	map = mmap(NULL, HOST_ARENA_SIZE + ARENA_ALIGN, PROT_READ | PROT_WRITE,
+	map = mmap(NULL, host_arena_size + ARENA_ALIGN, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED)
 		die("host: cannot map the RAM arena\n");
@@ -56,7 +57,7 @@ void host_mm_init(void)
 	memset(&boot_info, 0, sizeof(boot_info));
 	boot_info.loader = "host";
 	boot_info.ram[0].base = __pa(host_arena());
-	boot_info.ram[0].size = HOST_ARENA_SIZE;
+	boot_info.ram[0].size = host_arena_size;
 	boot_info.nr_ram = 1;
 	host_irqs_off = 0;
 	host_cpu_id = 0;

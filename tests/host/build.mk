@@ -2,9 +2,32 @@
 # host unit tests, one binary per tests/host/test_*.c. mm/ builds on the
 # host through arch/host (pages from an mmap'd arena, no page tables);
 # vmalloc needs real page tables and stays out.
+#
+# The leak collector's core (HOST_MEMLEAK_SRCS) builds too, configured
+# in by -DHOST_MEMLEAK (asm/host-config.h) for its own objects and the
+# programs that use it (HOST_MEMLEAK_USERS), which also link with
+# arch/host/memleak.ld. Its kernel roots, its scan thread and the
+# leaktest scenarios need the kernel image and threads: they stay out.
+HOST_MEMLEAK_SRCS := mm/memleak.c mm/memleak_scan.c mm/memleak_report.c \
+	arch/host/memleak.c
+HOST_MEMLEAK_USERS := $(wildcard tests/host/test_memleak*.c) \
+	tests/bench/memleak_scan.c
 HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
-	$(wildcard arch/host/*.c) \
+	$(filter-out arch/host/memleak.c,$(wildcard arch/host/*.c)) \
 	$(filter-out %_test.c mm/vmalloc%.c mm/memleak%.c mm/leaktest%.c,\
 		$(wildcard mm/*.c)) \
+	$(HOST_MEMLEAK_SRCS) \
 	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c)
 HOST_TEST_SRCS := $(wildcard tests/host/test_*.c)
+
+# Pattern-specific, so that both the test build and the bench build
+# (whatever their directories) get the flag.
+$(patsubst %.c,\%/%.o,$(HOST_MEMLEAK_SRCS) $(HOST_MEMLEAK_USERS)): \
+	HOST_CFLAGS += -DHOST_MEMLEAK
+$(patsubst %.c,\%/%.o,$(HOST_MEMLEAK_SRCS) $(HOST_MEMLEAK_USERS)): \
+	BENCH_CFLAGS += -DHOST_MEMLEAK
+HOST_MEMLEAK_LDFLAGS := -Wl,-T,arch/host/memleak.ld
+$(patsubst tests/host/%.c,\%/tests/%,$(filter tests/host/%,$(HOST_MEMLEAK_USERS))): \
+	HOST_LDFLAGS += $(HOST_MEMLEAK_LDFLAGS)
+$(patsubst tests/bench/%.c,\%/bench/%,$(filter tests/bench/%,$(HOST_MEMLEAK_USERS))): \
+	BENCH_LDFLAGS += $(HOST_MEMLEAK_LDFLAGS)

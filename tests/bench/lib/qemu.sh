@@ -36,3 +36,20 @@ run_mmbench() {
 		printf 'row\t%s\tmmbench did not finish\t-\t-\t-\t-\n' "$3"
 	rm -f "$log"
 }
+
+# run_icount ARCH KERNEL SHIFT COMMANDS: boots KERNEL with
+# autorun="COMMANDS;poweroff" under -icount shift=SHIFT (every
+# instruction advances virtual time by 2^SHIFT ns, and the TSC and the
+# generic timer follow virtual time) and prints its console output.
+run_icount() {
+	log=$(mktemp)
+	common="-m 128M -display none -nodefaults -serial file:$log -no-reboot -icount shift=$3"
+	case $1 in
+	i386) qemu="qemu-system-i386 -M pc $common -device isa-debug-exit,iobase=0xf4,iosize=0x04" ;;
+	arm) qemu="qemu-system-arm -M virt -cpu cortex-a15 $common -semihosting-config enable=on,target=native" ;;
+	esac
+	eval "timeout 300 $qemu -kernel $2 -append 'test autorun=\"$4;poweroff\"'" \
+		>/dev/null 2>&1
+	cat "$log"
+	rm -f "$log"
+}

@@ -8,6 +8,23 @@
 
 #define CONFIG_NR_CPUS 4
 #define CONFIG_DEBUG_KEEP_INIT 1
+#define CONFIG_HZ 100
+
+/*
+ * The leak collector and the programs that test or measure it are built
+ * with HOST_MEMLEAK (tests/host/build.mk); the rest of the host library
+ * keeps the allocator hooks compiled out, so the collector tracks only
+ * the blocks a program hands to memleak_alloc() (arch/host/memleak.c).
+ * The options are the kernel's defaults.
+ */
+#ifdef HOST_MEMLEAK
+#define CONFIG_DEBUG_MEMLEAK 1
+#define CONFIG_DEBUG_MEMLEAK_TRACE_LENGTH 4
+#define CONFIG_DEBUG_MEMLEAK_PREINIT_POINTERS 512
+#define CONFIG_DEBUG_MEMLEAK_SECONDARY_ALIASES 1
+#define CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING 1
+#define CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS 1000
+#endif
 
 #ifndef HOST_BENCH
 #define CONFIG_PAGE_POISON 1

@@ -7,6 +7,13 @@
 /* The "RAM" of the host build: one mmap'd block, aligned to 4 MiB. */
 #define HOST_ARENA_SIZE (64UL << 20)
 
+/*
+ * Its size: HOST_ARENA_SIZE unless a program (a benchmark that needs
+ * more) sets it before the arena is first mapped. Pages are only
+ * backed once touched.
+ */
+extern unsigned long host_arena_size;
+
 /* The arena, mapped on first use (aborts when mmap fails). */
 void *host_arena(void);
 

@@ -1,0 +1,24 @@
+/*
+ * What the leak collector's core (mm/memleak.c, memleak_scan.c,
+ * memleak_report.c) needs on the host besides the other shims:
+ *
+ * - roots: the kernel's (mm/memleak_roots.c: .data/.bss, per-CPU areas,
+ *   thread stacks) do not exist here; a host program registers the
+ *   memory it wants scanned with MEMLEAK_ROOT(), as a subsystem would;
+ * - aliases: arch/host/memleak.ld gathers the container_of() records of
+ *   the program between __memleak_offsets_start and _end, like the
+ *   kernel's linker script;
+ * - no allocator hooks: the rest of the host library is built without
+ *   CONFIG_DEBUG_MEMLEAK (asm/host-config.h), so the collector tracks
+ *   exactly the blocks the program hands to memleak_alloc();
+ * - no threads: 'memleak scan=...' (mm/memleak_thread.c) is refused.
+ */
+#include <kernel/errno.h>
+#include <kernel/printk.h>
+#include "../../mm/memleak.h"
+
+int memleak_set_auto_scan(const char *value)
+{
+	printk("memleak: scan=%s: no scan thread in host builds\n", value);
+	return -EINVAL;
+}

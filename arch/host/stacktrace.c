@@ -1,0 +1,41 @@
+/*
+ * Backtraces on the host (<kernel/stacktrace.h>): the host program's
+ * frames are not laid out for our frame walker (libc has no frame
+ * pointers), so glibc's unwinder finds the return addresses, which are
+ * turned into call-site addresses as the kernel's walker does.
+ */
+#include <kernel/kernel.h>
+#include <kernel/printk.h>
+#include <kernel/stacktrace.h>
+
+#include <execinfo.h>
+
+#define HOST_MAX_FRAMES 64
+
+unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
+			      unsigned int skip)
+{
+	void *frames[HOST_MAX_FRAMES];
+	unsigned int n, i, count = 0;
+
+	/* frames[0] is in this function: the caller's call site is next. */
+	n = (unsigned int)backtrace(frames, HOST_MAX_FRAMES);
+	for (i = skip + 1; i < n && count < max; i++)
+		entries[count++] = (unsigned long)frames[i] - 1;
+	return count;
+}
+
+void print_stack_trace(const unsigned long *entries, unsigned int count)
+{
+	for (unsigned int i = 0; i < count; i++)
+		printk("  [<%016lx>] %pS\n", entries[i], (void *)entries[i]);
+}
+
+void dump_stack(void)
+{
+	unsigned long entries[16];
+	unsigned int n = save_stack_trace(entries, ARRAY_SIZE(entries), 1);
+
+	printk("Call trace:\n");
+	print_stack_trace(entries, n);
+}

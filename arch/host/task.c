@@ -1,0 +1,18 @@
+/*
+ * The thread identity of <kernel/task.h> on the host: a host program is
+ * one thread, named like the program, with the process id as its pid.
+ * (Thread stacks are no scan root on the host: the program registers
+ * its own roots, see arch/host/memleak.c.)
+ */
+#define _GNU_SOURCE /* program_invocation_short_name */
+#include <kernel/string.h>
+#include <kernel/task.h>
+
+#include <errno.h>
+#include <unistd.h>
+
+void task_current_identity(char *comm, size_t size, int *pid)
+{
+	strlcpy(comm, program_invocation_short_name, size);
+	*pid = (int)getpid();
+}

@@ -1,0 +1,92 @@
+/*
+ * The leak collector's roots in the kernel image: the memory that is no
+ * tracked block but may hold the only pointer to one. Other subsystems
+ * add theirs with MEMLEAK_ROOT() from their own files; these are the
+ * collector's own, kept apart from the scan (memleak_scan.c) because
+ * they name the kernel's linker symbols, CPUs and threads, which a host
+ * build of the scan (arch/host) does not have: there the program
+ * registers its own roots.
+ */
+#include <kernel/memleak.h>
+#include <kernel/mm.h>
+#include <kernel/percpu.h>
+#include <kernel/printk.h>
+#include <kernel/task.h>
+#include "memleak.h"
+
+extern char _sdata[], _edata[], __bss_start[], __bss_stop[];
+extern char boot_stack[], boot_stack_top[];
+
+static void scan_data_and_bss(void)
+{
+	memleak_scan_range(_sdata, _edata);
+	/* The boot stack lives in .bss; it is a thread stack, scanned as such. */
+	memleak_scan_range(__bss_start, boot_stack);
+	memleak_scan_range(boot_stack_top, __bss_stop);
+}
+MEMLEAK_ROOT("data and bss", scan_data_and_bss);
+
+static void scan_page_array(void)
+{
+	memleak_scan_range(mem_map, mem_map + (max_pfn - min_pfn));
+}
+MEMLEAK_ROOT("page array", scan_page_array);
+
+/* Every possible CPU's copy of the per-CPU section (kernel/percpu.c). */
+static void scan_per_cpu_areas(void)
+{
+	const void *start, *end;
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu)
+		if (per_cpu_area(cpu, &start, &end))
+			memleak_scan_range(start, end);
+}
+MEMLEAK_ROOT("per-cpu areas", scan_per_cpu_areas);
+
+#define MAX_STACKS 128
+
+/* The live stack ranges, noted with the thread list locked. */
+struct stack_ranges {
+	unsigned int nr;
+	bool overflow;
+	const void *low[MAX_STACKS], *high[MAX_STACKS];
+};
+
+static void note_stack(const void *low, const void *high, void *ctx)
+{
+	struct stack_ranges *r = ctx;
+
+	if (r->nr == MAX_STACKS) {
+		r->overflow = true;
+		return;
+	}
+	if ((unsigned long)low <= memleak_stack_floor &&
+	    memleak_stack_floor < (unsigned long)high)
+		low = (const void *)memleak_stack_floor;
+	r->low[r->nr] = low;
+	r->high[r->nr++] = high;
+}
+
+/*
+ * The ranges are noted first and scanned afterwards, chunk by chunk, so
+ * that interrupts are never off for more than a chunk. A thread may
+ * exit in between: its freed stack is still mapped, so this reads stale
+ * words at worst (a possible false negative, never a fault).
+ */
+static void scan_thread_stacks(void)
+{
+	static struct stack_ranges ranges;
+
+	if (!memleak.stack_scan)
+		return;
+	ranges.nr = 0;
+	ranges.overflow = false;
+	task_for_each_live_stack(note_stack, &ranges);
+	if (ranges.overflow)
+		printk("memleak: more than %d threads, some stacks not scanned\n",
+		       MAX_STACKS);
+	for (unsigned int i = 0; i < ranges.nr; i++)
+		memleak_scan_range(ranges.low[i], ranges.high[i]);
+}
+MEMLEAK_ROOT("thread stacks", scan_thread_stacks);

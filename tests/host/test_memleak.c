@@ -1,0 +1,569 @@
+/*
+ * Host tests of the leak collector's core (mm/memleak.c, memleak_scan.c,
+ * memleak_report.c) under ASan/UBSan: each test builds a small graph of
+ * tracked blocks, hangs some of it from the test's own root area, scans
+ * and checks the exact set of suspected leaks, nothing missing and
+ * nothing extra. The host library has no allocator hooks, so the only
+ * tracked blocks are the ones made here (arch/host/memleak.c).
+ */
+#include <kernel/kernel.h>
+#include <kernel/errno.h>
+#include <kernel/list.h>
+#include <kernel/memleak.h>
+#include <kernel/printk.h>
+#include <kernel/shell.h>
+#include <kernel/slab.h>
+#include <kernel/time.h>
+#include "../../mm/memleak.h"
+#include "test_mm.h"
+
+#include <stdlib.h>
+
+#define NR_ROOTS 8
+
+/* The test's root area: the only memory scanned besides the blocks. */
+static unsigned long roots[NR_ROOTS];
+
+static void scan_test_roots(void)
+{
+	memleak_scan_range(roots, roots + NR_ROOTS);
+}
+MEMLEAK_ROOT("test roots", scan_test_roots);
+
+/*
+ * A type with an embedded list node, found through container_of() (see
+ * elem_of()), which gives blocks of its size an alias at the node.
+ */
+struct test_elem {
+	unsigned long words[13];
+	struct list_head node;
+};
+
+static struct test_elem *elem_of(struct list_head *node)
+{
+	return container_of(node, struct test_elem, node);
+}
+
+/* A block of size zeroed bytes, tracked with min_count references needed. */
+static void *track(size_t size, int min_count)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	assert_non_null(p);
+	memleak_alloc(p, size, min_count);
+	assert_non_null(memleak_lookup_block((unsigned long)p));
+	return p;
+}
+
+static void untrack(void *p)
+{
+	memleak_free(p);
+	kfree(p);
+}
+
+static void set_word(void *block, unsigned int index, const void *value)
+{
+	((unsigned long *)block)[index] = (unsigned long)value;
+}
+
+/* Blocks are old enough to be reported once a scan runs 2 s later. */
+static void scan_later(void)
+{
+	jiffies += 2 * HZ;
+	assert_int_equal(memleak_scan(), 0);
+	assert_int_equal(host_irqs_off, 0);
+}
+
+static bool is_suspect(const void *p)
+{
+	struct memleak_block *b = memleak_lookup_block((unsigned long)p);
+
+	assert_non_null(b);
+	assert_int_equal(b->start, (unsigned long)p);
+	return b->flags & MEMLEAK_SUSPECT;
+}
+
+static unsigned long count_suspects(void)
+{
+	struct memleak_block *b;
+	unsigned long n = 0;
+
+	list_for_each_entry(b, &memleak.blocks, node)
+		n += !!(b->flags & MEMLEAK_SUSPECT);
+	return n;
+}
+
+/*
+ * Scans, then checks that the suspects are exactly the n blocks given
+ * (a NULL-terminated list) and that the scan's counters agree.
+ */
+static void expect_suspects(void *first, ...)
+{
+	unsigned long n = 0;
+	va_list ap;
+
+	scan_later();
+	va_start(ap, first);
+	for (void *p = first; p; p = va_arg(ap, void *)) {
+		if (!is_suspect(p))
+			fail_msg("block %p (%lu of the list) not reported", p,
+				 n);
+		n++;
+	}
+	va_end(ap);
+	if (count_suspects() != n)
+		fail_msg("%lu blocks reported, %lu expected", count_suspects(),
+			 n);
+	assert_int_equal(memleak.nr_suspects, n);
+}
+
+static unsigned long list_count_nodes_of(struct list_head *head)
+{
+	unsigned long n = 0;
+
+	for (struct list_head *p = head->next; p != head; p = p->next)
+		n++;
+	return n;
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	host_mm_init();
+	memleak_init();
+	assert_true(memleak.enabled);
+	assert_true(memleak.initialized);
+	return 0;
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(roots, 0, sizeof(roots));
+	memleak.interior = false;
+	host_log_clear();
+	return 0;
+}
+
+/* Every test frees what it tracked; the collector stays healthy. */
+static int teardown(void **state)
+{
+	(void)state;
+	assert_true(memleak.enabled);
+	assert_int_equal(memleak.nr_blocks, 0);
+	assert_true(list_empty(&memleak.blocks));
+	assert_int_equal(host_irqs_off, 0);
+	if (strstr(host_log(), "memleak: disabled"))
+		fail_msg("collector disabled itself:\n%s", host_log());
+	return 0;
+}
+
+static void test_orphan(void **state)
+{
+	void *kept = track(40, 1), *lost = track(40, 1);
+
+	(void)state;
+	roots[0] = (unsigned long)kept;
+	expect_suspects(lost, NULL);
+	assert_int_equal(memleak.nr_new, 1);
+	assert_int_equal(memleak.nr_blocks, 2);
+	untrack(kept);
+	untrack(lost);
+}
+
+/* A chain from a root keeps every link; an orphan's pointers keep nothing. */
+static void test_reachable_and_orphan_chains(void **state)
+{
+	void *a = track(48, 1), *b = track(48, 1), *c = track(48, 1);
+	void *d = track(48, 1), *e = track(48, 1), *f = track(48, 1);
+
+	(void)state;
+	roots[3] = (unsigned long)a;
+	set_word(a, 5, b);
+	set_word(b, 0, c);
+	/* d, e, f: reached only from each other, from d down. */
+	set_word(d, 1, e);
+	set_word(e, 2, f);
+	set_word(f, 3, c);
+	expect_suspects(d, e, f, NULL);
+	/* Cut the chain after a: b and c go, d e f stay reported (not new). */
+	set_word(a, 5, NULL);
+	untrack(d);
+	untrack(e);
+	untrack(f);
+	expect_suspects(b, c, NULL);
+	assert_int_equal(memleak.nr_new, 2);
+	untrack(a);
+	untrack(b);
+	untrack(c);
+}
+
+static void test_cycle_of_orphans(void **state)
+{
+	void *x = track(24, 1), *y = track(24, 1), *z = track(24, 1);
+
+	(void)state;
+	set_word(x, 0, y);
+	set_word(y, 0, z);
+	set_word(z, 0, x);
+	expect_suspects(x, y, z, NULL);
+	/* One pointer from outside into the cycle keeps all of it. */
+	roots[7] = (unsigned long)y;
+	expect_suspects(NULL);
+	untrack(x);
+	untrack(y);
+	untrack(z);
+}
+
+/* container_of() gave blocks of this size an alias at the node. */
+static void test_alias_offset_pointer(void **state)
+{
+	struct test_elem *e = track(sizeof(*e), 1);
+	struct test_elem *lost = track(sizeof(*e), 1);
+	struct memleak_block *b = memleak_lookup_block((unsigned long)e);
+	unsigned long off = offsetof(struct test_elem, node);
+
+	(void)state;
+	assert_non_null(b->aliases);
+	assert_ptr_equal(memleak_lookup_block((unsigned long)e + off), b);
+	assert_ptr_equal(elem_of(&e->node), e);
+	roots[1] = (unsigned long)&e->node;
+	/* A pointer to the alias of lost, one word off: no reference. */
+	roots[2] = (unsigned long)&lost->node + sizeof(long);
+	expect_suspects(lost, NULL);
+	untrack(e);
+	untrack(lost);
+	/* The alias key goes with the block. */
+	assert_null(memleak_lookup_block((unsigned long)e + off));
+}
+
+/* Without aliases only the start counts, unless interior mode is on. */
+static void test_interior_pointer(void **state)
+{
+	void *p = track(72, 1);
+
+	(void)state;
+	assert_null(memleak_lookup_block((unsigned long)p)->aliases);
+	roots[0] = (unsigned long)p + 16;
+	expect_suspects(p, NULL);
+	memleak.interior = true;
+	expect_suspects(NULL);
+	/* One past the end is not inside. */
+	roots[0] = (unsigned long)p + 72;
+	expect_suspects(p, NULL);
+	untrack(p);
+}
+
+static void test_min_count_two(void **state)
+{
+	void *v = track(88, 2);
+
+	(void)state;
+	roots[0] = (unsigned long)v;
+	expect_suspects(v, NULL);
+	roots[4] = (unsigned long)v;
+	expect_suspects(NULL);
+	untrack(v);
+}
+
+/* not_leak: never reported, still scanned (gray from the start). */
+static void test_not_leak(void **state)
+{
+	void *n = track(40, 1), *m = track(40, 1), *lost = track(40, 1);
+
+	(void)state;
+	memleak_not_leak(n);
+	set_word(n, 2, m);
+	expect_suspects(lost, NULL);
+	untrack(n);
+	untrack(m);
+	untrack(lost);
+}
+
+/* ignore: black, neither reported nor scanned, even when referenced. */
+static void test_ignore(void **state)
+{
+	void *i = track(40, 1), *j = track(40, 1), *k = track(40, 1);
+
+	(void)state;
+	memleak_ignore(i);
+	set_word(i, 0, j);
+	set_word(k, 0, i);
+	roots[0] = (unsigned long)i;
+	expect_suspects(j, k, NULL);
+	untrack(i);
+	untrack(j);
+	untrack(k);
+}
+
+/* Only the scan areas of a block are scanned once it has any. */
+static void test_scan_area(void **state)
+{
+	void *s = track(128, 1), *in = track(40, 1), *out = track(40, 1);
+	void *in2 = track(40, 1);
+
+	(void)state;
+	memleak_scan_area(s, 0, 4 * sizeof(long));
+	memleak_scan_area(s, 10 * sizeof(long), sizeof(long));
+	set_word(s, 3, in);
+	set_word(s, 4, out); /* just past the first area */
+	set_word(s, 10, in2);
+	roots[0] = (unsigned long)s;
+	expect_suspects(out, NULL);
+	/* An area past the end is refused with a message, not added. */
+	memleak_scan_area(s, 120, 16);
+	assert_true(log_has("memleak_scan_area: 120+16 is past the end"));
+	untrack(s);
+	untrack(in);
+	untrack(out);
+	untrack(in2);
+}
+
+/* A pointer near the end of a block larger than one scan chunk. */
+static void test_large_block_chunks(void **state)
+{
+	size_t size = 3 * 4096 + 512;
+	unsigned long *big = track(size, 1);
+	void *tail = track(40, 1), *lost = track(40, 1);
+
+	(void)state;
+	big[size / sizeof(long) - 1] = (unsigned long)tail;
+	roots[0] = (unsigned long)big;
+	expect_suspects(lost, NULL);
+	/* The roots, big and tail, each scanned once. */
+	assert_int_equal(memleak.bytes_scanned, sizeof(roots) + size + 40);
+	assert_true(memleak.scan_irqoff_cycles > 0);
+	assert_true(memleak.max_irqoff_cycles >= memleak.scan_irqoff_cycles);
+	untrack(big);
+	untrack(tail);
+	untrack(lost);
+}
+
+/*
+ * More blocks than one batch of the scan's list walks (WALK_BATCH):
+ * a chain of 1500 from a root and 700 orphans, every second one
+ * pointing to the next orphan.
+ */
+static void test_many_blocks(void **state)
+{
+	enum { CHAIN = 1500, ORPHANS = 700 };
+	void **chain = calloc(CHAIN, sizeof(void *));
+	void **lost = calloc(ORPHANS, sizeof(void *));
+	unsigned long found = 0;
+
+	(void)state;
+	assert_non_null(chain);
+	assert_non_null(lost);
+	for (int i = 0; i < CHAIN; i++) {
+		chain[i] = track(32, 1);
+		if (i)
+			set_word(chain[i - 1], 1, chain[i]);
+		if (i % 3 == 0 && i / 3 < ORPHANS)
+			lost[i / 3] = track(24, 1);
+	}
+	for (int i = CHAIN / 3; i < ORPHANS; i++)
+		lost[i] = track(24, 1);
+	for (int i = 0; i + 1 < ORPHANS; i += 2)
+		set_word(lost[i], 0, lost[i + 1]);
+	roots[5] = (unsigned long)chain[0];
+	scan_later();
+	for (int i = 0; i < ORPHANS; i++)
+		found += is_suspect(lost[i]);
+	for (int i = 0; i < CHAIN; i++)
+		assert_false(is_suspect(chain[i]));
+	assert_int_equal(found, ORPHANS);
+	assert_int_equal(count_suspects(), ORPHANS);
+	assert_int_equal(memleak.nr_blocks, CHAIN + ORPHANS);
+	/* The walk's cursor is out of the list again. */
+	assert_int_equal(memleak.nr_blocks,
+			 list_count_nodes_of(&memleak.blocks));
+	for (int i = 0; i < CHAIN; i++)
+		untrack(chain[i]);
+	for (int i = 0; i < ORPHANS; i++)
+		untrack(lost[i]);
+	free(chain);
+	free(lost);
+}
+
+/* Young blocks wait; a white block that changed is rescanned instead. */
+static void test_min_age_and_checksum(void **state)
+{
+	void *young = track(40, 1), *lost = track(40, 1), *ref = track(40, 1);
+
+	(void)state;
+	assert_int_equal(memleak.min_age_jiffies, HZ);
+	assert_int_equal(memleak_scan(), 0);
+	assert_int_equal(count_suspects(), 0);
+	expect_suspects(young, lost, ref, NULL);
+	/* lost now points to ref: lost changed, so both are kept this time. */
+	set_word(lost, 1, ref);
+	expect_suspects(young, NULL);
+	/* Unchanged since: both reported again. */
+	expect_suspects(young, lost, ref, NULL);
+	untrack(young);
+	untrack(lost);
+	untrack(ref);
+}
+
+/* memleak_padding: the object, and its aliases, start at the offset. */
+static void test_padding(void **state)
+{
+	void *p = track(64 + sizeof(struct test_elem), 1);
+	struct test_elem *obj = (struct test_elem *)((char *)p + 64);
+
+	(void)state;
+	memleak_padding(p, 64, sizeof(struct test_elem));
+	roots[0] = (unsigned long)&obj->node;
+	expect_suspects(NULL);
+	roots[0] = (unsigned long)obj;
+	expect_suspects(NULL);
+	roots[0] = (unsigned long)p + 8;
+	expect_suspects(p, NULL);
+	untrack(p);
+}
+
+static char *report_line(char *buf, size_t size, const char *fmt,
+			 unsigned long addr)
+{
+	snprintf(buf, size, fmt, addr);
+	return buf;
+}
+
+/* The 'memleak' command prints Linux's report, and clear hides it. */
+static void test_report_format(void **state)
+{
+	void *lost = track(48, 1), *kept = track(48, 1);
+	char line[96];
+
+	(void)state;
+	memcpy(lost, "leaked bytes", 12);
+	roots[0] = (unsigned long)kept;
+	jiffies += 2 * HZ;
+	assert_int_equal(shell_run_line("memleak"), 0);
+	assert_true(log_has(report_line(
+		line, sizeof(line), "unreferenced object 0x%08lx (size 48):\n",
+		(unsigned long)lost)));
+	assert_false(log_has(report_line(line, sizeof(line),
+					 "unreferenced object 0x%08lx",
+					 (unsigned long)kept)));
+	assert_true(log_has("  comm \"test_memleak\", pid "));
+	assert_true(
+		log_has("  hex dump (first 32 bytes):\n"
+			"    6c 65 61 6b 65 64 20 62 79 74 65 73 00 00 00 00  "
+			"leaked bytes....\n"));
+	assert_true(log_has("  backtrace:\n    [<"));
+	assert_true(
+		log_has("memleak: 1 new suspected memory leaks (1 total)\n"));
+	host_log_clear();
+	assert_int_equal(shell_run_line("memleak scan"), 0);
+	assert_true(
+		log_has("memleak: 0 new suspected memory leaks (1 total)\n"));
+	assert_int_equal(shell_run_line("memleak clear"), 0);
+	assert_true(log_has("memleak: 1 reported blocks cleared\n"));
+	host_log_clear();
+	assert_int_equal(shell_run_line("memleak"), 0);
+	assert_false(log_has("unreferenced object"));
+	assert_true(
+		log_has("memleak: 0 new suspected memory leaks (0 total)\n"));
+	untrack(lost);
+	untrack(kept);
+}
+
+static void test_dump_stats_usage(void **state)
+{
+	void *p = track(56, 1);
+	char cmd[64];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "memleak dump %lx", (unsigned long)p + 8);
+	assert_int_equal(shell_run_line(cmd), 0);
+	assert_true(log_has("(size 56), white after the last scan"));
+	assert_int_equal(shell_run_line("memleak dump 10"), 1);
+	assert_true(log_has(
+		"memleak dump: 0x00000010 is not inside any tracked block"));
+	assert_int_equal(shell_run_line("memleak dump zz"), 1);
+	assert_true(log_has("memleak dump: 'zz' is not a hex address"));
+	assert_int_equal(shell_run_line("memleak stats"), 0);
+	assert_true(log_has("blocks tracked: 1 "));
+	assert_true(log_has("longest irq-off window: "));
+	assert_int_equal(shell_run_line("memleak bogus"), 1);
+	assert_true(log_has("usage: memleak"));
+	untrack(p);
+}
+
+/* A reported block freed later: the orphan-freeing notice. */
+static void test_orphan_freed(void **state)
+{
+	void *lost = track(40, 1);
+	char line[96];
+
+	(void)state;
+	expect_suspects(lost, NULL);
+	host_log_clear();
+	untrack(lost);
+	assert_true(log_has(
+		report_line(line, sizeof(line),
+			    "memleak: freeing orphan object 0x%08lx (size 40)",
+			    (unsigned long)lost)));
+	assert_true(log_has("Call trace:"));
+	/* The scan after that has nothing to say. */
+	expect_suspects(NULL);
+}
+
+/* Bad annotations get a message; the collector goes on. */
+static void test_bad_annotations(void **state)
+{
+	void *p = track(40, 1);
+
+	(void)state;
+	memleak_not_leak((char *)p + 8);
+	assert_true(log_has("memleak_not_leak: "));
+	memleak_free((char *)p + 8);
+	assert_true(log_has("memleak: freeing unknown object"));
+	memleak_alloc((char *)p, 8, 1);
+	assert_true(log_has("overlaps a tracked one"));
+	assert_false(memleak.enabled);
+	/* Disabled: a scan is refused. Put it back for the other tests. */
+	assert_int_equal(memleak_scan(), -EBUSY);
+	memleak.enabled = true;
+	host_log_clear();
+	untrack(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_orphan, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_reachable_and_orphan_chains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cycle_of_orphans, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_alias_offset_pointer,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interior_pointer, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_min_count_two, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_not_leak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ignore, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_area, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_large_block_chunks, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_many_blocks, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_min_age_and_checksum,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_padding, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_format, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_dump_stats_usage, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_orphan_freed, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_bad_annotations, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, NULL);
+}
