@@ -32,6 +32,8 @@ struct memleak_state memleak = {
 	.stack_scan = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_TASK_STACKS),
 	.interior = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_INTERIOR),
 	.blocks = LIST_HEAD_INIT(memleak.blocks),
+	.min_addr_inv = 0,	/* ~ULONG_MAX: nothing tracked yet */
+	.max_addr_inv = ~0UL,	/* ~0 */
 };
 DEFINE_SPINLOCK(memleak_lock);
 
@@ -406,6 +408,8 @@ static void create_block(unsigned long start, size_t size, int min_count,
 	b->refs = 1;
 	list_add_tail(&b->node, &memleak.blocks);
 	memleak.nr_blocks++;
+	memleak.min_addr_inv = max(memleak.min_addr_inv, ~start);
+	memleak.max_addr_inv = min(memleak.max_addr_inv, ~(start + size));
 }
 
 static void orphan_freed(struct memleak_block *b)

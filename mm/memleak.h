@@ -117,6 +117,12 @@ struct memleak_state {
 	unsigned long min_age_jiffies;
 	struct radix_tree_root tree;	/* address (and aliases) -> block */
 	struct list_head blocks;
+	/*
+	 * Bounds of every block tracked so far, to pass over most words
+	 * cheaply. Stored inverted: this is .data, a root, and the lowest
+	 * block's address must not count as a reference to it.
+	 */
+	unsigned long min_addr_inv, max_addr_inv;
 	unsigned long nr_blocks;
 	unsigned long nr_traces;
 	unsigned long nr_aliases;

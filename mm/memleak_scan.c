@@ -107,6 +107,9 @@ static struct memleak_block *block_referenced(unsigned long value)
 	unsigned long start;
 
 	value &= ~(sizeof(long) - 1);
+	/* Small numbers, text addresses...: no tree walk (the bounds only grow). */
+	if (~value > memleak.min_addr_inv || ~value <= memleak.max_addr_inv)
+		return NULL;
 	if (!memleak.interior)
 		return memleak_lookup_block(value);
 	b = radix_tree_lookup_le(&memleak.tree, memleak_key(value), &start);

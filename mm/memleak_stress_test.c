@@ -12,12 +12,15 @@
 #include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/thread.h>
+#include <kernel/time.h>
 #include <kernel/vmalloc.h>
 #include "memleak.h"
 
 #define STRESS_NAME "kt-mlstress"
 #define SLOTS_PER_CPU 64
 #define STRESS_SCANS 5
+#define STRESS_MAX_SCANS 1000
+#define STRESS_WAIT_MS 2000
 
 enum stress_kind { STRESS_NONE, STRESS_KMALLOC, STRESS_CACHE, STRESS_VMALLOC };
 
@@ -110,6 +113,31 @@ static unsigned int start_workers(struct thread **ts)
 	return n;
 }
 
+static unsigned long total_ops(void)
+{
+	unsigned long ops = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		ops += READ_ONCE(stress_ops[cpu]);
+	return ops;
+}
+
+/* Until every worker has been round its loop once (bounded). */
+static void wait_for_workers(struct thread **ts)
+{
+	unsigned int cpu;
+
+	for (int ms = 0; ms < STRESS_WAIT_MS; ms++) {
+		bool all = true;
+
+		for_each_online_cpu(cpu)
+			all &= !ts[cpu] || READ_ONCE(stress_ops[cpu]) > 0;
+		if (all)
+			return;
+		msleep(1);
+	}
+}
+
 /* Tracked blocks of the workers that the scan marked as suspects. */
 static unsigned long count_blocks(bool suspects_only)
 {
@@ -130,8 +158,9 @@ static unsigned long count_blocks(bool suspects_only)
 static void test_scan_during_alloc_free(struct ktest *t)
 {
 	struct thread *ts[NR_CPUS] = { 0 };
-	unsigned long saved_age = memleak.min_age_jiffies, ops = 0;
+	unsigned long saved_age = memleak.min_age_jiffies, ops;
 	unsigned int workers, cpu;
+	int scans;
 
 	stress_cache = kmem_cache_create("memleak_stress", 40, 0, 0, NULL);
 	KEXPECT(t, stress_cache != NULL);
@@ -141,16 +170,19 @@ static void test_scan_during_alloc_free(struct ktest *t)
 	memset(stress_ops, 0, sizeof(stress_ops));
 	workers = start_workers(ts);
 	KEXPECT_EQ(t, workers, num_online_cpus());
-	for (int i = 0; i < STRESS_SCANS; i++)
+	wait_for_workers(ts);
+	ops = total_ops();
+	/* With one CPU the workers run when a tick preempts the scan. */
+	for (scans = 0; scans < STRESS_SCANS ||
+	     (total_ops() == ops && scans < STRESS_MAX_SCANS); scans++)
 		KEXPECT_EQ(t, memleak_scan(), 0);
+	ops = total_ops() - ops;
 	WRITE_ONCE(stress_stop, true);
 	for_each_online_cpu(cpu)
 		if (ts[cpu])
 			KEXPECT_EQ(t, kthread_join(ts[cpu], NULL), 0);
-	for (cpu = 0; cpu < NR_CPUS; cpu++)
-		ops += stress_ops[cpu];
 	printk("    # %u workers, %lu alloc/free pairs during %d scans\n",
-	       workers, ops, STRESS_SCANS);
+	       workers, ops, scans);
 	KEXPECT(t, ops > 0);
 	KEXPECT(t, memleak.enabled);
 
