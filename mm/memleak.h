@@ -56,6 +56,7 @@ struct memleak_alias_set {
 #define MEMLEAK_CLEARED (1 << 3)	/* hidden by 'memleak clear' */
 #define MEMLEAK_CHECKSUM_VALID (1 << 4)
 #define MEMLEAK_SUSPECT (1 << 5)	/* white and old enough after the last scan */
+#define MEMLEAK_CURSOR (1 << 6)		/* a list walk's place holder, no block */
 
 /*
  * One tracked block: 56 bytes on our 32-bit targets (see docs/memleak.md).
@@ -152,6 +153,8 @@ void memleak_leave(unsigned long flags);
 
 /* memleak_scan.c */
 int memleak_scan(void);
+void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
+			 void *ctx);
 void memleak_wipe_stack(void);
 /* Where memleak_scan()'s frame begins, for the stack roots. */
 extern unsigned long memleak_stack_floor;

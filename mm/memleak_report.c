@@ -107,24 +107,35 @@ void memleak_print_block(const struct memleak_block *b)
 	memleak_trace_put(s.trace);
 }
 
+struct suspect_list {
+	struct memleak_block *head, *tail;
+	unsigned long total;
+};
+
+static void collect_if_suspect(struct memleak_block *b, void *ctx)
+{
+	struct suspect_list *list = ctx;
+
+	if (!(b->flags & MEMLEAK_SUSPECT))
+		return;
+	memleak_get_block(b);
+	b->list_next = NULL;
+	if (list->tail)
+		list->tail->list_next = b;
+	else
+		list->head = b;
+	list->tail = b;
+	list->total++;
+}
+
 /* The suspects, oldest first, each with a reference, via list_next. */
 static struct memleak_block *collect_suspects(unsigned long *total)
 {
-	struct memleak_block *b, *list = NULL;
-	unsigned long flags;
+	struct suspect_list list = { NULL, NULL, 0 };
 
-	*total = 0;
-	memleak_enter(&flags);
-	list_for_each_entry_reverse(b, &memleak.blocks, node) {
-		if (!(b->flags & MEMLEAK_SUSPECT))
-			continue;
-		memleak_get_block(b);
-		b->list_next = list;
-		list = b;
-		(*total)++;
-	}
-	memleak_leave(flags);
-	return list;
+	memleak_walk_blocks(collect_if_suspect, &list);
+	*total = list.total;
+	return list.head;
 }
 
 /* Prints every suspect still allocated; returns how many were printed. */
@@ -186,20 +197,24 @@ static int cmd_scan(void)
 	return 0;
 }
 
+static void clear_if_reported(struct memleak_block *b, void *ctx)
+{
+	unsigned long *n = ctx;
+
+	if (!(b->flags & (MEMLEAK_SUSPECT | MEMLEAK_REPORTED)))
+		return;
+	b->flags |= MEMLEAK_CLEARED;
+	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_REPORTED);
+	(*n)++;
+}
+
 /* Hides what has been reported until its contents change; returns how many. */
 unsigned long memleak_clear_reports(void)
 {
-	struct memleak_block *b;
 	unsigned long flags, n = 0;
 
+	memleak_walk_blocks(clear_if_reported, &n);
 	memleak_enter(&flags);
-	list_for_each_entry(b, &memleak.blocks, node) {
-		if (!(b->flags & (MEMLEAK_SUSPECT | MEMLEAK_REPORTED)))
-			continue;
-		b->flags |= MEMLEAK_CLEARED;
-		b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_REPORTED);
-		n++;
-	}
 	memleak.nr_suspects = 0;
 	memleak.nr_new = 0;
 	memleak_leave(flags);

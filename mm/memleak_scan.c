@@ -205,36 +205,45 @@ static void drain_gray_list(void)
  * of blocks. Between batches a dummy block, the cursor, holds the place
  * in the list, so that blocks freed or added meanwhile are relinked
  * around it; it is never ALLOCATED and never has MEMLEAK_SUSPECT set, so
- * other walkers of the list skip it as they skip freed blocks.
+ * other walkers of the list skip it as they skip freed blocks (and
+ * memleak_walk_blocks() by its MEMLEAK_CURSOR flag).
  */
 #define WALK_BATCH 512
 
-static struct memleak_block walk_cursor;
-
-/* Calls visit(b, ctx), with memleak_lock held, for each block in order. */
-static void walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
-			void *ctx)
+/*
+ * Calls visit(b, ctx), with memleak_lock held, for each block in order.
+ * The cursor is the caller's own (several walks may run at once, the
+ * scan's and a report's); other walks pass over it.
+ */
+void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
+			 void *ctx)
 {
+	struct memleak_block cursor = { .flags = MEMLEAK_CURSOR };
 	struct list_head *pos;
 	unsigned long flags;
 	unsigned int n;
 
 	scan_lock(&flags);
-	list_add(&walk_cursor.node, &memleak.blocks);
+	list_add(&cursor.node, &memleak.blocks);
 	for (;;) {
-		for (n = 0, pos = walk_cursor.node.next;
+		for (n = 0, pos = cursor.node.next;
 		     pos != &memleak.blocks && n < WALK_BATCH;
-		     pos = pos->next, n++)
-			visit(list_entry(pos, struct memleak_block, node), ctx);
+		     pos = pos->next, n++) {
+			struct memleak_block *b =
+				list_entry(pos, struct memleak_block, node);
+
+			if (!(b->flags & MEMLEAK_CURSOR))
+				visit(b, ctx);
+		}
 		/* The cursor goes after the last block visited. */
-		list_del(&walk_cursor.node);
-		list_add_tail(&walk_cursor.node, pos);
+		list_del(&cursor.node);
+		list_add_tail(&cursor.node, pos);
 		if (pos == &memleak.blocks)
 			break;
 		scan_unlock(flags);
 		scan_lock(&flags);
 	}
-	list_del(&walk_cursor.node);
+	list_del(&cursor.node);
 	scan_unlock(flags);
 }
 
@@ -251,7 +260,7 @@ static void reset_color(struct memleak_block *b, void *ctx)
 /* Step 1: everything white, the never-leaking blocks gray. */
 static void reset_colors(void)
 {
-	walk_blocks(reset_color, NULL);
+	memleak_walk_blocks(reset_color, NULL);
 }
 
 static void scan_roots(void)
@@ -309,7 +318,7 @@ static struct memleak_block *collect_white(void)
 {
 	struct block_list list = { NULL, NULL };
 
-	walk_blocks(collect_if_white, &list);
+	memleak_walk_blocks(collect_if_white, &list);
 	return list.head;
 }
 

@@ -128,8 +128,10 @@ def all_blocks():
     require_collector()
     btype = struct_type("memleak_block")
     head = ulong(state()["blocks"].address)
-    return [Block(addr, struct_at(addr, btype))
-            for addr in list_entries(head, btype, "node")]
+    blocks = [Block(addr, struct_at(addr, btype))
+              for addr in list_entries(head, btype, "node")]
+    # A scan stopped mid-walk has a place holder in the list.
+    return [b for b in blocks if not b.has("CURSOR")]
 
 
 def suspects():
