@@ -155,6 +155,14 @@ void memleak_leave(unsigned long flags);
 int memleak_scan(void);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
+
+/* Blocks linked through list_next in the order added, each referenced. */
+struct memleak_block_list {
+	struct memleak_block *head, *tail;
+	unsigned long nr;
+};
+void memleak_list_take(struct memleak_block_list *list,
+		       struct memleak_block *b);
 void memleak_wipe_stack(void);
 /* Where memleak_scan()'s frame begins, for the stack roots. */
 extern unsigned long memleak_stack_floor;

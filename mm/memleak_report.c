@@ -107,34 +107,19 @@ void memleak_print_block(const struct memleak_block *b)
 	memleak_trace_put(s.trace);
 }
 
-struct suspect_list {
-	struct memleak_block *head, *tail;
-	unsigned long total;
-};
-
 static void collect_if_suspect(struct memleak_block *b, void *ctx)
 {
-	struct suspect_list *list = ctx;
-
-	if (!(b->flags & MEMLEAK_SUSPECT))
-		return;
-	memleak_get_block(b);
-	b->list_next = NULL;
-	if (list->tail)
-		list->tail->list_next = b;
-	else
-		list->head = b;
-	list->tail = b;
-	list->total++;
+	if (b->flags & MEMLEAK_SUSPECT)
+		memleak_list_take(ctx, b);
 }
 
 /* The suspects, oldest first, each with a reference, via list_next. */
 static struct memleak_block *collect_suspects(unsigned long *total)
 {
-	struct suspect_list list = { NULL, NULL, 0 };
+	struct memleak_block_list list = { NULL, NULL, 0 };
 
 	memleak_walk_blocks(collect_if_suspect, &list);
-	*total = list.total;
+	*total = list.nr;
 	return list.head;
 }
 

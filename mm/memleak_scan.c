@@ -293,17 +293,10 @@ static bool checksum_block(struct memleak_block *b, u32 *sum)
 	return true;
 }
 
-/* A list of blocks through list_next, in the order they were added. */
-struct block_list {
-	struct memleak_block *head, *tail;
-};
-
-static void collect_if_white(struct memleak_block *b, void *ctx)
+/* Appends b with a reference of its own; memleak_lock held. */
+void memleak_list_take(struct memleak_block_list *list,
+		       struct memleak_block *b)
 {
-	struct block_list *list = ctx;
-
-	if (!block_is_white(b))
-		return;
 	memleak_get_block(b);
 	b->list_next = NULL;
 	if (list->tail)
@@ -311,12 +304,19 @@ static void collect_if_white(struct memleak_block *b, void *ctx)
 	else
 		list->head = b;
 	list->tail = b;
+	list->nr++;
+}
+
+static void collect_if_white(struct memleak_block *b, void *ctx)
+{
+	if (block_is_white(b))
+		memleak_list_take(ctx, b);
 }
 
 /* The white blocks now, each with a reference, linked through list_next. */
 static struct memleak_block *collect_white(void)
 {
-	struct block_list list = { NULL, NULL };
+	struct memleak_block_list list = { NULL, NULL, 0 };
 
 	memleak_walk_blocks(collect_if_white, &list);
 	return list.head;
