@@ -273,7 +273,7 @@ void memleak_trace_put(struct memleak_trace *t)
 static void __noinline capture_trace(struct memleak_trace *key,
 					unsigned int skip)
 {
-	memset(key, 0, sizeof(*key));
+	*key = (struct memleak_trace){ 0 };
 	task_current_identity(key->comm, sizeof(key->comm), &key->pid);
 	key->nr_entries = save_stack_trace(key->entries, MEMLEAK_TRACE_LENGTH,
 					   skip + 1);
@@ -376,14 +376,16 @@ static void create_block(unsigned long start, size_t size, int min_count,
 		memleak_disable("out of memory for block metadata");
 		return;
 	}
-	memset(b, 0, sizeof(*b));
-	b->start = start;
-	b->size = size;
-	b->min_count = min_count;
-	b->flags = MEMLEAK_ALLOCATED;
-	b->cpu = smp_processor_id();
-	b->jiffies = jiffies;
-	b->aliases = aliases_of_size(size);
+	/* A compound literal, not memset: the compiler stores each field. */
+	*b = (struct memleak_block){
+		.start = start,
+		.size = size,
+		.min_count = (s16)min_count,
+		.flags = MEMLEAK_ALLOCATED,
+		.cpu = (u8)smp_processor_id(),
+		.jiffies = jiffies,
+		.aliases = aliases_of_size(size),
+	};
 	b->trace = intern_trace(key);
 	if (!b->trace) {
 		kmem_cache_free(block_cache, b);
