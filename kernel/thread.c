@@ -489,6 +489,21 @@ void task_for_each_live_stack(void (*fn)(const void *, const void *, void *),
 	thread_list_unlock(flags);
 }
 
+/*
+ * pids are never reused: a pid, tagged in bit 0, names one thread for
+ * good. Threads with pid 0 (boot and idle) are never freed, so their
+ * address (even, being aligned) does. 0 is the interrupt handlers'.
+ */
+unsigned long task_current_key(void)
+{
+	const struct thread *t = current;
+
+	/* Interrupts are off: in_irq() comes down to the nesting count. */
+	if (READ_ONCE(irq_nesting[smp_processor_id()]) || !t)
+		return 0;
+	return t->pid ? (unsigned long)t->pid << 1 | 1 : (unsigned long)t;
+}
+
 void task_current_identity(char *comm, size_t size, int *pid)
 {
 	const struct thread *t = current;
@@ -498,6 +513,19 @@ void task_current_identity(char *comm, size_t size, int *pid)
 		*pid = 0;
 		return;
 	}
-	strlcpy(comm, t->name, size);
+	/*
+	 * The leak collector asks on every allocation, into a word-aligned
+	 * buffer of this size: copy words, not bytes.
+	 */
+	if (size == sizeof(t->name) && (unsigned long)comm % sizeof(long) == 0) {
+		struct words {
+			unsigned long w[THREAD_NAME_LEN / sizeof(long)];
+		};
+
+		*(struct words *)comm = *(const struct words *)t->name;
+		comm[size - 1] = '\0';
+	} else {
+		strlcpy(comm, t->name, size);
+	}
 	*pid = t->pid;
 }

@@ -3,7 +3,9 @@
  * functions, so that a debugger can count the instructions in between
  * (tests/bench/qemu-mm.sh single-steps them with GDB: exact counts on a
  * machine with no timer). Every pair is warmed up first, so the count
- * is the common path: the per-CPU array hit, the buddy free list hit.
+ * is the common path: the per-CPU array hit, the buddy free list hit
+ * (and, with the leak collector, the allocation context of the pair
+ * before, except for 'kmalloc-newctx').
  *
  * 'mmbench scan N [SIZE]' (with the leak collector): one scan with N
  * more tracked blocks of SIZE bytes (64 by default), timed in cycle
@@ -22,9 +24,13 @@
 
 #define WARMUP 64
 
-/* What the next measured pair is; GDB reads these at mmbench_begin(). */
+/*
+ * What the next measured pair is (no kind: a warm-up pair), and how many
+ * pairs run between the markers; GDB reads these at mmbench_begin().
+ */
 const char *mmbench_kind;
 unsigned long mmbench_size;
+unsigned long mmbench_count = 1;
 
 /*
  * The markers. Not inline and with a side effect the compiler must keep,
@@ -39,7 +45,8 @@ __noinline void mmbench_begin(void)
 
 __noinline void mmbench_end(void)
 {
-	mmbench_pairs++;
+	if (mmbench_kind)
+		mmbench_pairs++;
 }
 
 static void empty_pair(unsigned long size)
@@ -65,17 +72,86 @@ static void page_pair(unsigned long order)
 	__free_pages(alloc_pages(GFP_KERNEL, order), order);
 }
 
-/* Warms the path up, then runs one pair between the markers. */
-static void measure(const char *kind, void (*pair)(unsigned long),
-		    unsigned long size)
+static void start_measuring(const char *kind, unsigned long size)
 {
-	for (int i = 0; i < WARMUP; i++)
-		pair(size);
 	mmbench_kind = kind;
 	mmbench_size = size;
 	mmbench_begin();
-	pair(size);
+}
+
+/*
+ * Warms the path up with pairs from the same call instructions as the
+ * measured one, the last: the steady state of a pair in a loop. Every
+ * pair runs between the markers (there is no branch for the compiler to
+ * duplicate the call into); GDB skips those with no kind set. Not
+ * inlined nor cloned, so that pair stays one indirect call.
+ */
+static __attribute__((noipa)) void measure(const char *kind,
+					   void (*pair)(unsigned long),
+					   unsigned long size)
+{
+	int last = WARMUP;
+
+	/* Hidden from the optimiser, which would peel the last round off. */
+	__asm__ volatile("" : "+r"(last));
+	for (int i = 0; i <= last; i++) {
+		mmbench_kind = i == last ? kind : NULL;
+		mmbench_size = size;
+		mmbench_begin();
+		pair(size);
+		mmbench_end();
+	}
+}
+
+/* The same pair as kmalloc_pair(), from another call chain. */
+static __noinline void kmalloc_pair_elsewhere(unsigned long size)
+{
+	kfree(kmalloc(size, GFP_KERNEL));
+	barrier();
+}
+
+#define BATCH 64
+
+/*
+ * BATCH blocks live at once, then all freed: no free finds its block
+ * among the few newest, so with the leak collector every block gets
+ * its metadata and its place in the tree. Counted per pair.
+ */
+static void measure_batch(unsigned long size)
+{
+	void *p[BATCH];
+
+	for (int round = 0; round < 4; round++) {
+		if (round == 3) {
+			mmbench_count = BATCH;
+			start_measuring("kmalloc-batch", size);
+		}
+		for (int i = 0; i < BATCH; i++)
+			p[i] = kmalloc(size, GFP_KERNEL);
+		for (int i = 0; i < BATCH; i++)
+			kfree(p[i]);
+	}
 	mmbench_end();
+	mmbench_kind = NULL;
+	mmbench_count = 1;
+}
+
+/*
+ * A warm pair whose call chain differs from the allocation before it:
+ * the leak collector cannot reuse the last allocation context (see
+ * docs/memleak.md), so this is its cost for a new call site or thread.
+ */
+static void measure_new_context(unsigned long size)
+{
+	for (int i = 0; i < WARMUP; i++) {
+		kmalloc_pair(size);
+		kmalloc_pair_elsewhere(size);
+	}
+	kmalloc_pair(size);
+	start_measuring("kmalloc-newctx", size);
+	kmalloc_pair_elsewhere(size);
+	mmbench_end();
+	mmbench_kind = NULL;
 }
 
 #ifdef CONFIG_DEBUG_MEMLEAK
@@ -177,6 +253,8 @@ static int cmd_mmbench(int argc, char **argv)
 	for (size_t size = 8; size; size = kmalloc_size_class(size + 1))
 		measure("kmalloc", kmalloc_pair, size);
 	measure("kmalloc", kmalloc_pair, 256 * 1024);
+	measure_new_context(64);
+	measure_batch(64);
 	measure("kmem_cache", cache_pair, 64);
 	measure("pages", page_pair, 0);
 	kmem_cache_destroy(bench_cache);

@@ -103,6 +103,7 @@ void memleak_leave(unsigned long flags)
 void memleak_disable(const char *why)
 {
 	memleak.enabled = false;
+	memleak.tracking = false;
 	if (disable_reported)
 		return;
 	disable_reported = true;
@@ -269,16 +270,6 @@ void memleak_trace_put(struct memleak_trace *t)
 	put_trace(t);
 }
 
-/* Fills key with the current thread and the caller's backtrace. */
-static void __noinline capture_trace(struct memleak_trace *key,
-					unsigned int skip)
-{
-	*key = (struct memleak_trace){ 0 };
-	task_current_identity(key->comm, sizeof(key->comm), &key->pid);
-	key->nr_entries = save_stack_trace(key->entries, MEMLEAK_TRACE_LENGTH,
-					   skip + 1);
-}
-
 /* ------------------------------------------------------------------ */
 /* Blocks in the tree: the start address and every alias               */
 
@@ -366,7 +357,8 @@ static void discard_block(struct memleak_block *b, const char *why)
 }
 
 static void create_block(unsigned long start, size_t size, int min_count,
-			 struct memleak_trace *key)
+			 struct memleak_trace *key, unsigned long when,
+			 unsigned int cpu)
 {
 	struct memleak_block *b;
 	int err;
@@ -382,8 +374,8 @@ static void create_block(unsigned long start, size_t size, int min_count,
 		.size = size,
 		.min_count = (s16)min_count,
 		.flags = MEMLEAK_ALLOCATED,
-		.cpu = (u8)smp_processor_id(),
-		.jiffies = jiffies,
+		.cpu = (u8)cpu,
+		.jiffies = when,
 		.aliases = aliases_of_size(size),
 	};
 	b->trace = intern_trace(key);
@@ -564,7 +556,8 @@ static void __init replay_op(const struct early_op *op)
 		strlcpy(key.comm, "boot", sizeof(key.comm));
 		key.nr_entries = op->nr_entries;
 		memcpy(key.entries, op->entries, sizeof(key.entries));
-		create_block(op->ptr, op->size, op->min_count, &key);
+		create_block(op->ptr, op->size, op->min_count, &key, jiffies,
+			     smp_processor_id());
 		break;
 	case EARLY_FREE:
 		delete_block(op->ptr);
@@ -588,20 +581,213 @@ static void __init replay_op(const struct early_op *op)
 /* The hooks                                                           */
 
 /*
- * Runs one operation: logged before init, applied after, ignored once
- * the collector is disabled. Skip counts the frames between the
- * allocator's caller and capture_trace().
+ * Recent allocations wait in a small log per CPU before they get their
+ * metadata and their place in the tree: most kernel allocations are
+ * freed again soon, by the CPU that made them, and such a pair then
+ * costs a backtrace and two looks at the log instead of a block, a
+ * trace and tree inserts and deletes. Everything that reads the blocks
+ * (a scan, 'memleak dump', 'memleak stats', the annotations) first
+ * moves every log into the tree with memleak_flush_pending(); a free
+ * that finds its block neither in its own CPU's log nor in the tree
+ * does the same, since the block may wait in another CPU's log.
+ *
+ * Each log has its own lock, taken with interrupts off: a plain
+ * test-and-set byte, as it is taken on every hook by its own CPU and by
+ * another one only to flush. The order is log lock -> memleak_lock, so
+ * code holding memleak_lock never flushes. The logs are in .bss, a scan
+ * root: addresses are stored inverted, so that neither a waiting entry
+ * nor a stale one counts as a reference.
  */
-static void __noinline do_op(enum early_op_type type, const void *ptr,
+
+/*
+ * Who allocated and from where, shared by the entries that agree: a
+ * CPU allocating in a loop, or a thread running the same code path
+ * again, finds its context unchanged in the last one (same thread key,
+ * same frame records, see stack_chain_unchanged()) and neither copies
+ * the identity nor walks the stack again. A chain shorter than
+ * MEMLEAK_TRACE_LENGTH is never matched (fps[0] is then 0).
+ */
+struct pending_ctx {
+	unsigned long key;		/* task_current_key() */
+	int pid;
+	u16 nr_entries;
+	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
+	unsigned long entries[MEMLEAK_TRACE_LENGTH];
+	unsigned long fps[MEMLEAK_TRACE_LENGTH + 1];
+};
+
+struct pending_alloc {
+	unsigned long start_inv;	/* ~start; 0: cancelled by a free */
+	size_t size;
+	unsigned long jiffies;
+	const struct pending_ctx *ctx;
+	s16 min_count;
+};
+
+struct pending_log {
+	u8 busy;
+	struct pending_alloc *next;	/* the first free slot */
+	struct pending_ctx *last_ctx;	/* the newest context; NULL: none */
+	struct pending_alloc allocs[MEMLEAK_PENDING_ALLOCS];
+	struct pending_ctx ctxs[MEMLEAK_PENDING_ALLOCS];
+};
+
+static struct pending_log pending_logs[NR_CPUS];
+
+static inline void log_lock(struct pending_log *log)
+{
+	while (__atomic_exchange_n(&log->busy, 1, __ATOMIC_ACQUIRE))
+		arch_cpu_relax();
+}
+
+static inline void log_unlock(struct pending_log *log)
+{
+	__atomic_store_n(&log->busy, 0, __ATOMIC_RELEASE);
+}
+
+static void __init init_pending_logs(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		pending_logs[cpu].next = pending_logs[cpu].allocs;
+}
+
+/*
+ * Gives every waiting allocation of log (CPU cpu's) its block; the log
+ * lock held, interrupts off, this CPU inside the collector. A disabled
+ * collector just empties it.
+ */
+static void flush_log(struct pending_log *log, unsigned int cpu)
+{
+	spin_lock(&memleak_lock);
+	for (const struct pending_alloc *a = log->allocs;
+	     a < log->next && memleak.enabled; a++) {
+		const struct pending_ctx *c = a->ctx;
+		struct memleak_trace key = { .pid = c->pid,
+					     .nr_entries = c->nr_entries };
+
+		if (!a->start_inv)
+			continue;
+		memcpy(key.comm, c->comm, sizeof(key.comm));
+		memcpy(key.entries, c->entries, sizeof(key.entries));
+		create_block(~a->start_inv, a->size, a->min_count, &key,
+			     a->jiffies, cpu);
+	}
+	log->next = log->allocs;
+	/* The last context stays, to be found unchanged next time. */
+	if (log->last_ctx && log->last_ctx != log->ctxs) {
+		log->ctxs[0] = *log->last_ctx;
+		log->last_ctx = log->ctxs;
+	}
+	spin_unlock(&memleak_lock);
+}
+
+/* Flushes every CPU's log; this CPU inside the collector, no lock held. */
+static void flush_all_logs(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		struct pending_log *log = &pending_logs[cpu];
+
+		if (READ_ONCE(log->next) == log->allocs)
+			continue;
+		log_lock(log);
+		flush_log(log, cpu);
+		log_unlock(log);
+	}
+}
+
+void memleak_flush_pending(void)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(memleak.tracking) || !hook_enter(&flags))
+		return;
+	flush_all_logs();
+	hook_leave(flags);
+}
+
+/*
+ * Takes start out of the log, if it waits there; the log lock held.
+ * The newest entry is looked at first: a free usually follows its
+ * allocation closely. Cancelled entries at the end are dropped.
+ */
+static bool cancel_pending(struct pending_log *log, unsigned long start)
+{
+	struct pending_alloc *a = log->next;
+
+	while (a-- > log->allocs) {
+		if (a->start_inv != ~start)
+			continue;
+		a->start_inv = 0;
+		if (a + 1 == log->next) {
+			while (a > log->allocs && !a[-1].start_inv)
+				a--;
+			log->next = a;
+		}
+		return true;
+	}
+	return false;
+}
+
+/* A full log goes to the tree, this CPU inside the collector meanwhile. */
+static __noinline void flush_full_log(struct pending_log *log,
+				      unsigned int cpu)
+{
+	in_collector[cpu] = true;
+	flush_log(log, cpu);
+	in_collector[cpu] = false;
+}
+
+/*
+ * The context of an allocation that does not match the last one: a new
+ * slot (a full set of slots flushes the log first, which keeps one),
+ * with the identity and a walk of the stack from fp.
+ */
+static __noinline struct pending_ctx *
+new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
+	    unsigned long key)
+{
+	struct pending_ctx *c;
+
+	if (log->last_ctx == &log->ctxs[MEMLEAK_PENDING_ALLOCS - 1])
+		flush_full_log(log, cpu);
+	c = log->last_ctx ? log->last_ctx + 1 : log->ctxs;
+	log->last_ctx = c;
+	c->key = key;
+	task_current_identity(c->comm, sizeof(c->comm), &c->pid);
+	c->nr_entries = save_stack_chain(fp, c->entries, c->fps,
+					 MEMLEAK_TRACE_LENGTH);
+	if (c->nr_entries < MEMLEAK_TRACE_LENGTH)
+		c->fps[0] = 0;
+	return c;
+}
+
+/* The last context, when the allocation now at fp shares it; else NULL. */
+static inline struct pending_ctx *
+same_context(struct pending_log *log, unsigned long fp, unsigned long key)
+{
+	struct pending_ctx *c = log->last_ctx;
+
+	if (!c || c->key != key || c->fps[0] != fp ||
+	    !stack_chain_unchanged(c->entries, c->fps, MEMLEAK_TRACE_LENGTH))
+		return NULL;
+	return c;
+}
+
+/*
+ * Runs an annotation (or, before memleak_init(), any operation) the
+ * slow way: logged before init, applied after, ignored once the
+ * collector is disabled. Annotations first flush the logs: the block
+ * they name may still wait in one.
+ */
+static __noinline void do_op(enum early_op_type type, const void *ptr,
 			     unsigned long offset, size_t size, int min_count)
 {
-	struct memleak_trace key;
 	unsigned long flags;
 
 	if (!ptr || !hook_enter(&flags))
 		return;
-	if (type == EARLY_ALLOC && memleak.initialized && memleak.enabled)
-		capture_trace(&key, 2);
+	if (READ_ONCE(memleak.tracking))
+		flush_all_logs();
 	spin_lock(&memleak_lock);
 	if (!memleak.enabled)
 		goto out;
@@ -611,11 +797,8 @@ static void __noinline do_op(enum early_op_type type, const void *ptr,
 	}
 	switch (type) {
 	case EARLY_ALLOC:
-		create_block((unsigned long)ptr, size, min_count, &key);
-		break;
 	case EARLY_FREE:
-		delete_block((unsigned long)ptr);
-		break;
+		break;	/* logged before init only: then memleak_alloc/free() */
 	case EARLY_PADDING:
 		pad_block((unsigned long)ptr, offset, size);
 		break;
@@ -634,15 +817,98 @@ out:
 	hook_leave(flags);
 }
 
-void memleak_alloc(const void *ptr, size_t size, int min_count)
+/*
+ * The allocators' hook: the allocation goes to this CPU's log, with
+ * its context (thread and backtrace). Not inlined: the backtrace starts
+ * at this function's frame, whose return address is the allocator's
+ * call site. Nothing here allocates or frees, so this CPU need not be
+ * marked as inside the collector unless the log is full.
+ */
+__noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 {
-	do_op(EARLY_ALLOC, ptr, 0, size, min_count);
+	unsigned long flags, fp, key;
+	struct pending_log *log;
+	struct pending_alloc *a;
+	struct pending_ctx *c;
+	unsigned int cpu;
+
+	if (unlikely(!READ_ONCE(memleak.tracking))) {
+		if (!READ_ONCE(memleak.initialized))
+			do_op(EARLY_ALLOC, ptr, 0, size, min_count);
+		return;
+	}
+	if (unlikely(!ptr))
+		return;
+	flags = arch_irq_save();
+	cpu = smp_processor_id();
+	if (unlikely(in_collector[cpu]))
+		goto out;
+	fp = (unsigned long)__builtin_frame_address(0);
+	key = task_current_key();
+	log = &pending_logs[cpu];
+	log_lock(log);
+	if (unlikely(log->next == log->allocs + MEMLEAK_PENDING_ALLOCS))
+		flush_full_log(log, cpu);
+	c = same_context(log, fp, key);
+	if (unlikely(!c))
+		c = new_context(log, cpu, fp, key);
+	a = log->next++;
+	a->start_inv = ~(unsigned long)ptr;
+	a->size = size;
+	a->jiffies = jiffies;
+	a->min_count = (s16)min_count;
+	a->ctx = c;
+	log_unlock(log);
+out:
+	arch_irq_restore(flags);
 }
 EXPORT_SYMBOL(memleak_alloc);
 
+/*
+ * A free whose block is not in this CPU's log: it is in the tree, or
+ * in another CPU's log (flushed first), or it is no block at all.
+ */
+static __noinline void free_tracked(unsigned long start, unsigned int cpu)
+{
+	in_collector[cpu] = true;
+	spin_lock(&memleak_lock);
+	if (memleak.enabled && !memleak_lookup_block(start)) {
+		spin_unlock(&memleak_lock);
+		flush_all_logs();
+		spin_lock(&memleak_lock);
+	}
+	if (memleak.enabled)
+		delete_block(start);
+	spin_unlock(&memleak_lock);
+	in_collector[cpu] = false;
+}
+
 void memleak_free(const void *ptr)
 {
-	do_op(EARLY_FREE, ptr, 0, 0, 0);
+	struct pending_log *log;
+	unsigned long flags;
+	unsigned int cpu;
+	bool cancelled;
+
+	if (unlikely(!READ_ONCE(memleak.tracking))) {
+		if (!READ_ONCE(memleak.initialized))
+			do_op(EARLY_FREE, ptr, 0, 0, 0);
+		return;
+	}
+	if (unlikely(!ptr))
+		return;
+	flags = arch_irq_save();
+	cpu = smp_processor_id();
+	if (unlikely(in_collector[cpu]))
+		goto out;
+	log = &pending_logs[cpu];
+	log_lock(log);
+	cancelled = cancel_pending(log, (unsigned long)ptr);
+	log_unlock(log);
+	if (!cancelled)
+		free_tracked((unsigned long)ptr, cpu);
+out:
+	arch_irq_restore(flags);
 }
 EXPORT_SYMBOL(memleak_free);
 
@@ -937,6 +1203,8 @@ void __init memleak_init(void)
 	memleak.initialized = true;
 	for (unsigned int i = 0; i < early_count && memleak.enabled; i++)
 		replay_op(&early_log[i]);
+	init_pending_logs();
+	memleak.tracking = memleak.enabled;
 	memleak_leave(flags);
 	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "
 	       "container_of() records\n", memleak.nr_blocks, early_count,

@@ -15,6 +15,8 @@
 #include <kernel/types.h>
 
 #define MEMLEAK_TRACE_LENGTH CONFIG_DEBUG_MEMLEAK_TRACE_LENGTH
+/* Allocations each CPU keeps in its log before they get blocks (memleak.c). */
+#define MEMLEAK_PENDING_ALLOCS 16
 #define MEMLEAK_COMM_LEN 16
 
 /*
@@ -113,6 +115,7 @@ static inline unsigned long memleak_key(unsigned long addr)
 struct memleak_state {
 	bool enabled;		/* tracking and scanning work */
 	bool initialized;	/* past memleak_init(): no more early log */
+	bool tracking;		/* both: the hooks' fast paths may run */
 	bool stack_scan;	/* scan thread stacks as roots */
 	bool interior;		/* any interior pointer counts (else: aliases) */
 	unsigned long min_age_jiffies;
@@ -150,6 +153,8 @@ void memleak_get_block(struct memleak_block *b);
 void memleak_put_block(struct memleak_block *b);
 void memleak_enter(unsigned long *flags);
 void memleak_leave(unsigned long flags);
+/* Gives the allocations still waiting in the per-CPU logs their blocks. */
+void memleak_flush_pending(void);
 
 /* memleak_scan.c */
 int memleak_scan(void);

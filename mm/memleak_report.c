@@ -255,6 +255,7 @@ static int cmd_dump(const char *arg)
 		printk("memleak dump: '%s' is not a hex address\n", arg);
 		return 1;
 	}
+	memleak_flush_pending();
 	memleak_enter(&flags);
 	b = radix_tree_lookup_le(&memleak.tree, memleak_key(addr), &start);
 	if (b && addr < b->start + b->size)
@@ -270,6 +271,7 @@ static int cmd_dump(const char *arg)
 
 static int cmd_stats(void)
 {
+	memleak_flush_pending();
 	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
 	printk("blocks tracked: %lu (%lu backtraces, %lu alias keys)\n",
 	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);

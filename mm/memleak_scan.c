@@ -415,8 +415,10 @@ static bool claim_scan(void)
  */
 int memleak_scan(void)
 {
-	u64 t0 = arch_cycles();
+	u64 t0;
 
+	memleak_flush_pending();
+	t0 = arch_cycles();
 	if (!claim_scan())
 		return -EBUSY;
 	memleak_stack_floor = (unsigned long)__builtin_frame_address(0);

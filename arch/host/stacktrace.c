@@ -25,6 +25,34 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
 	return count;
 }
 
+/*
+ * glibc cannot start at a given frame: the caller's frame is taken to
+ * be the one fp names, as it is in mm/memleak.c, the only user. No frame
+ * pointers are known, so stack_chain_unchanged() never says yes and the
+ * collector walks every time.
+ */
+unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
+			      unsigned long *fps, unsigned int max)
+{
+	void *frames[HOST_MAX_FRAMES];
+	unsigned int n, i, count = 0;
+
+	/* frames[0] is here, frames[1] in the caller: its caller is next. */
+	n = (unsigned int)backtrace(frames, HOST_MAX_FRAMES);
+	for (i = 2; i < n && count < max; i++)
+		entries[count++] = (unsigned long)frames[i] - 1;
+	for (i = 0; i <= count; i++)
+		fps[i] = i ? 0 : fp;
+	return count;
+}
+
+bool stack_chain_unchanged(const unsigned long *entries,
+			   const unsigned long *fps, unsigned int n)
+{
+	(void)entries, (void)fps, (void)n;
+	return false;
+}
+
 void print_stack_trace(const unsigned long *entries, unsigned int count)
 {
 	for (unsigned int i = 0; i < count; i++)

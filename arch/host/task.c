@@ -16,3 +16,9 @@ void task_current_identity(char *comm, size_t size, int *pid)
 	strlcpy(comm, program_invocation_short_name, size);
 	*pid = (int)getpid();
 }
+
+/* One thread, never in an interrupt handler. */
+unsigned long task_current_key(void)
+{
+	return 1;
+}

@@ -26,4 +26,14 @@ void task_for_each_live_stack(void (*fn)(const void *low, const void *high,
  */
 void task_current_identity(char *comm, size_t size, int *pid);
 
+/*
+ * A number that is the same for two calls exactly when
+ * task_current_identity() would give the same: the same thread (not
+ * just one that got the same memory later) or both in interrupt
+ * handlers. Cheaper than the identity; the leak collector keeps the
+ * identity with the key and copies it only when the key changes. Call
+ * it with interrupts off.
+ */
+unsigned long task_current_key(void);
+
 #endif

@@ -33,7 +33,8 @@ enum thread_state {
 struct thread {
 	struct arch_context ctx;	/* saved sp while switched out */
 	int pid;
-	char name[THREAD_NAME_LEN];
+	/* Word-aligned: copied as words on every tracked allocation. */
+	char name[THREAD_NAME_LEN] __aligned(sizeof(long));
 	enum thread_state state;
 	unsigned int flags;
 	unsigned int cpu;		/* runs (or last ran) there */

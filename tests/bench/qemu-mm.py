@@ -29,6 +29,11 @@ def label():
     size = int(gdb.parse_and_eval("mmbench_size"))
     if kind == "kmalloc":
         return "kmalloc+kfree %d B" % size
+    if kind == "kmalloc-newctx":
+        return "kmalloc+kfree %d B, new call chain" % size
+    if kind == "kmalloc-batch":
+        return "kmalloc+kfree %d B, %d live at once" % (
+            size, int(gdb.parse_and_eval("mmbench_count")))
     if kind == "kmem_cache":
         return "kmem_cache_alloc+free %d B" % size
     if kind == "pages":
@@ -50,6 +55,8 @@ def main():
             break
         if int(gdb.parse_and_eval("$pc")) == end or not gdb.selected_inferior().pid:
             break
+        if int(gdb.parse_and_eval("(unsigned long)mmbench_kind")) == 0:
+            continue                    # a warm-up pair
         name = label()
         kind = gdb.parse_and_eval("mmbench_kind").string()
         if kind != "empty" and (kind not in KINDS or
@@ -59,7 +66,8 @@ def main():
         if name == "empty":
             base = steps
             continue
-        net = steps - (base or 0)
+        count = int(gdb.parse_and_eval("mmbench_count"))
+        net = (steps - (base or 0)) // count
         print("row\t%s\t%s\t%d\t-\t-\tinsns/pair" % (LABEL, name, net),
               flush=True)
     gdb.execute("delete")

@@ -2,7 +2,8 @@
 
 GDB takes the collector's block-metadata cache away ('block_cache' set to
 NULL in mm/memleak.c), so the next tracked allocation cannot get its
-metadata, exactly as when that cache runs out of memory. The kmalloc
+metadata (when its CPU's log of recent allocations is flushed), exactly
+as when that cache runs out of memory. The kmalloc
 itself must still succeed; the collector must say once why it stops and
 disable itself (no panic); afterwards allocations and frees (also of
 blocks it tracked before) work without a word from it, 'memleak' says it
@@ -37,6 +38,8 @@ def run(k):
     gdb.execute("set var %s = 0" % CACHE)
     try:
         block = k.kmalloc(32)
+        # It waits in the CPU's log of recent allocations: get it a block.
+        k.call("memleak_flush_pending()")
     finally:
         gdb.execute("set var %s = 0x%x" % (CACHE, cache))
     if not block:

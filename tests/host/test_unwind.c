@@ -11,6 +11,7 @@
 #include "../../arch/i386/include/asm/unwind.h"
 #undef arch_prev_frame
 #undef arch_call_address
+#undef ARCH_FRAME_LAYOUT
 #undef ASM_UNWIND_H
 
 #define arch_prev_frame arm_prev_frame

@@ -22,13 +22,15 @@
 
 #include <kernel/stacktrace.h>
 
+/* The record above, for unwind_frame() and the walker of save_stack_trace(). */
+#define ARCH_FRAME_LAYOUT \
+	{ .saved_fp = -3, .return_address = -1, .below = 3, .above = 1 }
+
 /* One step up the chain; see unwind_frame(). */
 static inline bool arch_prev_frame(struct stack_frame *frame,
 				   unsigned long low, unsigned long high)
 {
-	static const struct frame_layout layout = {
-		.saved_fp = -3, .return_address = -1, .below = 3, .above = 1,
-	};
+	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
 
 	return unwind_frame(&layout, frame, low, high);
 }

@@ -1,0 +1,271 @@
+/*
+ * Self-test of the collector's per-CPU logs of recent allocations
+ * (mm/memleak.c): a block freed while it waits never reaches the tree,
+ * one that lives is found by whatever reads the blocks, with the time,
+ * CPU and thread of its allocation; a full log makes room by itself; a
+ * free on another CPU finds its block; annotations apply to waiting
+ * blocks; and a reused allocation context gives the trace a walk gives.
+ */
+#include <kernel/irq.h>
+#include <kernel/kallsyms.h>
+#include <kernel/ktest.h>
+#include <kernel/printk.h>
+#include <kernel/sched.h>
+#include <kernel/slab.h>
+#include <kernel/smp.h>
+#include <kernel/string.h>
+#include <kernel/task.h>
+#include <kernel/thread.h>
+#include <kernel/time.h>
+#include "memleak.h"
+
+/* The block starting at p in the tree (no flush); NULL if none. */
+static struct memleak_block *block_in_tree(const void *p)
+{
+	struct memleak_block *b;
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	b = memleak_lookup_block((unsigned long)p);
+	if (b && b->start != (unsigned long)p)
+		b = NULL;
+	memleak_leave(flags);
+	return b;
+}
+
+static struct memleak_block *block_after_flush(const void *p)
+{
+	memleak_flush_pending();
+	return block_in_tree(p);
+}
+
+static void test_pair_never_reaches_the_tree(struct ktest *t)
+{
+	unsigned long before;
+	void *p;
+
+	memleak_flush_pending();
+	before = memleak.nr_blocks;
+	for (int i = 0; i < 1000; i++) {
+		p = kmalloc(48, GFP_KERNEL);
+		KEXPECT(t, p != NULL);
+		KEXPECT(t, block_in_tree(p) == NULL);
+		kfree(p);
+	}
+	memleak_flush_pending();
+	KEXPECT_EQ(t, memleak.nr_blocks, before);
+}
+
+static void test_waiting_block_is_found(struct ktest *t)
+{
+	unsigned long then = jiffies;
+	unsigned int cpu;
+	struct memleak_block *b;
+	unsigned long flags;
+	void *p;
+
+	flags = irq_save();
+	cpu = smp_processor_id();
+	p = kmalloc(40, GFP_KERNEL);
+	irq_restore(flags);
+	KEXPECT(t, p != NULL);
+	KEXPECT(t, block_in_tree(p) == NULL);
+	b = block_after_flush(p);
+	KEXPECT(t, b != NULL);
+	if (b) {
+		KEXPECT_EQ(t, b->size, 40);
+		KEXPECT_EQ(t, b->cpu, cpu);
+		KEXPECT(t, b->jiffies - then <= jiffies - then);
+		KEXPECT_EQ(t, b->trace->pid, current->pid);
+		KEXPECT(t, strcmp(b->trace->comm, current->name) == 0);
+	}
+	kfree(p);
+	KEXPECT(t, block_in_tree(p) == NULL);
+}
+
+/* More allocations than a log holds: the older ones go to the tree. */
+static void test_full_log_makes_room(struct ktest *t)
+{
+	enum { N = 3 * MEMLEAK_PENDING_ALLOCS };
+	void *p[N];
+	unsigned int in_tree = 0;
+
+	/* One CPU throughout: the log filled is this CPU's. */
+	unsigned long flags = irq_save();
+
+	for (int i = 0; i < N; i++)
+		p[i] = kmalloc(24, GFP_ATOMIC);
+	for (int i = 0; i < N; i++)
+		in_tree += block_in_tree(p[i]) != NULL;
+	irq_restore(flags);
+	KEXPECT(t, in_tree >= N - MEMLEAK_PENDING_ALLOCS);
+	for (int i = 0; i < N; i += 2)
+		kfree(p[i]);
+	memleak_flush_pending();
+	for (int i = 0; i < N; i++)
+		KEXPECT(t, (block_in_tree(p[i]) != NULL) == (i % 2 == 1));
+	for (int i = 1; i < N; i += 2)
+		kfree(p[i]);
+	for (int i = 0; i < N; i++)
+		KEXPECT(t, block_in_tree(p[i]) == NULL);
+}
+
+static void *cross_block;
+
+static int alloc_on_cpu(void *arg)
+{
+	(void)arg;
+	WRITE_ONCE(cross_block, kmalloc(56, GFP_KERNEL));
+	return 0;
+}
+
+static int free_on_cpu(void *arg)
+{
+	(void)arg;
+	kfree(READ_ONCE(cross_block));
+	return 0;
+}
+
+static int run_bound(int (*fn)(void *), unsigned int cpu)
+{
+	struct thread *th = kthread_create(fn, NULL, "kt-mllog");
+
+	if (!th)
+		return -1;
+	if (kthread_bind(th, cpu)) {
+		kthread_start(th);
+		kthread_join(th, NULL);
+		return -1;
+	}
+	kthread_start(th);
+	return kthread_join(th, NULL);
+}
+
+/* Allocated on one CPU (still in its log), freed on another. */
+static void test_free_on_another_cpu(struct ktest *t)
+{
+	unsigned long before;
+
+	if (num_online_cpus() < 2) {
+		printk("    # one CPU: nothing to cross\n");
+		return;
+	}
+	memleak_flush_pending();
+	before = memleak.nr_blocks;
+	KEXPECT_EQ(t, run_bound(alloc_on_cpu, 1), 0);
+	KEXPECT(t, cross_block != NULL);
+	KEXPECT_EQ(t, run_bound(free_on_cpu, 0), 0);
+	KEXPECT(t, block_after_flush(cross_block) == NULL);
+	KEXPECT_EQ(t, memleak.nr_blocks, before);
+	KEXPECT(t, memleak.enabled);
+	cross_block = NULL;
+}
+
+static void test_annotations_on_waiting_blocks(struct ktest *t)
+{
+	void *kept = kmalloc(64, GFP_KERNEL), *black = kmalloc(64, GFP_KERNEL);
+	struct memleak_block *b;
+
+	memleak_not_leak(kept);
+	memleak_ignore(black);
+	b = block_after_flush(kept);
+	KEXPECT(t, b && b->min_count == 0);
+	b = block_in_tree(black);
+	KEXPECT(t, b && block_is_black(b));
+	kfree(kept);
+	kfree(black);
+}
+
+static __attribute__((noipa)) void *alloc_here(void)
+{
+	return kmalloc(24, GFP_KERNEL);
+}
+
+static __attribute__((noipa)) void *alloc_there(void)
+{
+	return kmalloc(24, GFP_KERNEL);
+}
+
+/* The function a trace entry lies in, "" if none. */
+static const char *frame_name(const struct memleak_block *b, unsigned int i)
+{
+	const char *name;
+
+	if (!b || !b->trace || i >= b->trace->nr_entries)
+		return "";
+	name = kallsyms_lookup(b->trace->entries[i], NULL, NULL);
+	return name ? name : "";
+}
+
+/*
+ * The second allocation from the same place reuses the first one's
+ * context (same thread, same frame records); one from elsewhere does
+ * not. Every trace must be what a walk gives: the allocator, then the
+ * function that called it.
+ */
+static void test_reused_context_gives_the_same_trace(struct ktest *t)
+{
+	struct memleak_block *a, *b, *c;
+	void *p[3];
+	int n = 2;
+
+	/* One call instruction for both: hide n, or the loop is unrolled. */
+	__asm__ volatile("" : "+r"(n));
+	for (int i = 0; i < n; i++)
+		p[i] = alloc_here();
+	p[2] = alloc_there();
+	a = block_after_flush(p[0]);
+	b = block_in_tree(p[1]);
+	c = block_in_tree(p[2]);
+	KEXPECT(t, a && b && c);
+	if (a && b && c) {
+		KEXPECT(t, a->trace == b->trace);
+		KEXPECT(t, a->trace != c->trace);
+		KEXPECT(t, strcmp(frame_name(a, 0), "kmalloc") == 0);
+		KEXPECT(t, strcmp(frame_name(a, 1), "alloc_here") == 0);
+		KEXPECT(t, strcmp(frame_name(c, 1), "alloc_there") == 0);
+	}
+	for (int i = 0; i < 3; i++)
+		kfree(p[i]);
+}
+
+static unsigned long other_key;
+
+static int read_key(void *arg)
+{
+	unsigned long flags = irq_save();
+
+	(void)arg;
+	other_key = task_current_key();
+	irq_restore(flags);
+	return 0;
+}
+
+/* The context key: the same within a thread, different in another. */
+static void test_thread_key(struct ktest *t)
+{
+	unsigned long flags = irq_save(), mine = task_current_key();
+	struct thread *th;
+
+	KEXPECT_EQ(t, task_current_key(), mine);
+	irq_restore(flags);
+	KEXPECT(t, mine != 0);
+	th = kthread_run(read_key, NULL, "kt-mlkey");
+	KEXPECT(t, th != NULL);
+	if (!th)
+		return;
+	KEXPECT_EQ(t, kthread_join(th, NULL), 0);
+	KEXPECT(t, other_key != 0 && other_key != mine);
+}
+
+static const struct ktest_case memleak_log_cases[] = {
+	KTEST_CASE(test_pair_never_reaches_the_tree),
+	KTEST_CASE(test_waiting_block_is_found),
+	KTEST_CASE(test_full_log_makes_room),
+	KTEST_CASE(test_free_on_another_cpu),
+	KTEST_CASE(test_annotations_on_waiting_blocks),
+	KTEST_CASE(test_reused_context_gives_the_same_trace),
+	KTEST_CASE(test_thread_key),
+	{ 0 },
+};
+KTEST_SUITE("memleak_log", memleak_log_cases);
