@@ -492,15 +492,18 @@ void task_for_each_live_stack(void (*fn)(const void *, const void *, void *),
 /*
  * pids are never reused: a pid, tagged in bit 0, names one thread for
  * good. Threads with pid 0 (boot and idle) are never freed, so their
- * address (even, being aligned) does. 0 is the interrupt handlers'.
+ * address (even, being aligned) does. 0 is the interrupt handlers', 2
+ * (no thread's address) code running before the first thread.
  */
 unsigned long task_current_key(void)
 {
 	const struct thread *t = current;
 
 	/* Interrupts are off: in_irq() comes down to the nesting count. */
-	if (READ_ONCE(irq_nesting[smp_processor_id()]) || !t)
+	if (READ_ONCE(irq_nesting[smp_processor_id()]))
 		return 0;
+	if (!t)
+		return 2;
 	return t->pid ? (unsigned long)t->pid << 1 | 1 : (unsigned long)t;
 }
 
@@ -517,7 +520,8 @@ void task_current_identity(char *comm, size_t size, int *pid)
 	 * The leak collector asks on every allocation, into a word-aligned
 	 * buffer of this size: copy words, not bytes.
 	 */
-	if (size == sizeof(t->name) && (unsigned long)comm % sizeof(long) == 0) {
+	if (size == sizeof(t->name) &&
+	    (unsigned long)comm % sizeof(long) == 0) {
 		struct words {
 			unsigned long w[THREAD_NAME_LEN / sizeof(long)];
 		};

@@ -608,7 +608,7 @@ static void __init replay_op(const struct early_op *op)
  * MEMLEAK_TRACE_LENGTH is never matched (fps[0] is then 0).
  */
 struct pending_ctx {
-	unsigned long key;		/* task_current_key() */
+	unsigned long key_inv;	/* ~task_current_key(), maybe an address */
 	int pid;
 	u16 nr_entries;
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
@@ -627,7 +627,7 @@ struct pending_alloc {
 struct pending_log {
 	u8 busy;
 	struct pending_alloc *next;	/* the first free slot */
-	struct pending_ctx *last_ctx;	/* the newest context; NULL: none */
+	struct pending_ctx *last_ctx;	/* the newest; NULL: none */
 	struct pending_alloc allocs[MEMLEAK_PENDING_ALLOCS];
 	struct pending_ctx ctxs[MEMLEAK_PENDING_ALLOCS];
 };
@@ -705,12 +705,34 @@ void memleak_flush_pending(void)
 	hook_leave(flags);
 }
 
+/* Drops the cancelled entries at the end of the log, from a. */
+static inline void trim_log(struct pending_log *log, struct pending_alloc *a)
+{
+	while (a > log->allocs && !a[-1].start_inv)
+		a--;
+	log->next = a;
+}
+
+/*
+ * The usual free: of the newest entry, the allocation just made. The
+ * log lock held.
+ */
+static inline bool cancel_newest(struct pending_log *log, unsigned long start)
+{
+	struct pending_alloc *a = log->next - 1;
+
+	if (a < log->allocs || a->start_inv != ~start)
+		return false;
+	trim_log(log, a);
+	return true;
+}
+
 /*
  * Takes start out of the log, if it waits there; the log lock held.
- * The newest entry is looked at first: a free usually follows its
- * allocation closely. Cancelled entries at the end are dropped.
+ * Newest entries first: a free usually follows its allocation closely.
  */
-static bool cancel_pending(struct pending_log *log, unsigned long start)
+static __noinline bool cancel_pending(struct pending_log *log,
+				      unsigned long start)
 {
 	struct pending_alloc *a = log->next;
 
@@ -718,11 +740,8 @@ static bool cancel_pending(struct pending_log *log, unsigned long start)
 		if (a->start_inv != ~start)
 			continue;
 		a->start_inv = 0;
-		if (a + 1 == log->next) {
-			while (a > log->allocs && !a[-1].start_inv)
-				a--;
-			log->next = a;
-		}
+		if (a + 1 == log->next)
+			trim_log(log, a);
 		return true;
 	}
 	return false;
@@ -752,7 +771,7 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 		flush_full_log(log, cpu);
 	c = log->last_ctx ? log->last_ctx + 1 : log->ctxs;
 	log->last_ctx = c;
-	c->key = key;
+	c->key_inv = ~key;
 	task_current_identity(c->comm, sizeof(c->comm), &c->pid);
 	c->nr_entries = save_stack_chain(fp, c->entries, c->fps,
 					 MEMLEAK_TRACE_LENGTH);
@@ -767,7 +786,7 @@ same_context(struct pending_log *log, unsigned long fp, unsigned long key)
 {
 	struct pending_ctx *c = log->last_ctx;
 
-	if (!c || c->key != key || c->fps[0] != fp ||
+	if (!c || c->key_inv != ~key || c->fps[0] != fp ||
 	    !stack_chain_unchanged(c->entries, c->fps, MEMLEAK_TRACE_LENGTH))
 		return NULL;
 	return c;
@@ -798,7 +817,7 @@ static __noinline void do_op(enum early_op_type type, const void *ptr,
 	switch (type) {
 	case EARLY_ALLOC:
 	case EARLY_FREE:
-		break;	/* logged before init only: then memleak_alloc/free() */
+		break;	/* only before init: then memleak_alloc/free() */
 	case EARLY_PADDING:
 		pad_block((unsigned long)ptr, offset, size);
 		break;
@@ -903,7 +922,8 @@ void memleak_free(const void *ptr)
 		goto out;
 	log = &pending_logs[cpu];
 	log_lock(log);
-	cancelled = cancel_pending(log, (unsigned long)ptr);
+	cancelled = cancel_newest(log, (unsigned long)ptr) ||
+		    cancel_pending(log, (unsigned long)ptr);
 	log_unlock(log);
 	if (!cancelled)
 		free_tracked((unsigned long)ptr, cpu);

@@ -14,8 +14,8 @@ for arch in i386 arm; do
 		printf 'row\tmemleak (qemu %s)\tkernels did not build\t-\t-\t-\t-\n' "$arch"
 		continue
 	}
-	run_mmbench "$arch" "build/$arch-nodebug/kernel.elf" on 256 kmalloc,kmalloc-newctx,kmalloc-batch >"$on"
-	run_mmbench "$arch" "build/$arch-nomemleak-nodebug/kernel.elf" off 256 kmalloc,kmalloc-newctx,kmalloc-batch >"$off"
+	run_mmbench "$arch" "build/$arch-nodebug/kernel.elf" on 256 kmalloc,kmalloc-newctx,kmalloc-long >"$on"
+	run_mmbench "$arch" "build/$arch-nomemleak-nodebug/kernel.elf" off 256 kmalloc,kmalloc-newctx,kmalloc-long >"$off"
 	# Same case on both sides: ours = with the collector, reference = without.
 	awk -F '\t' '{ print $3 "\t" $4 }' "$on" | sort >"$on.case"
 	awk -F '\t' '{ print $3 "\t" $4 }' "$off" | sort >"$off.case"

@@ -31,9 +31,8 @@ def label():
         return "kmalloc+kfree %d B" % size
     if kind == "kmalloc-newctx":
         return "kmalloc+kfree %d B, new call chain" % size
-    if kind == "kmalloc-batch":
-        return "kmalloc+kfree %d B, %d live at once" % (
-            size, int(gdb.parse_and_eval("mmbench_count")))
+    if kind == "kmalloc-long":
+        return "kmalloc+kfree %d B, long-lived (in the tree)" % size
     if kind == "kmem_cache":
         return "kmem_cache_alloc+free %d B" % size
     if kind == "pages":
