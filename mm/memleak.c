@@ -6,10 +6,12 @@
  * tree, so that the scan (memleak_scan.c) maps any word to its block in a
  * few steps.
  *
- * Locking: memleak_lock (IRQs off) protects everything here; it is taken
- * with no allocator lock held, and inside it only the metadata caches'
- * slab and page-allocator locks are taken. Lock order:
- * memleak_lock -> slab cache lock -> page allocator lock.
+ * Locking: memleak_lock (IRQs off) protects the tree and the blocks; it
+ * is taken with no allocator lock held, and inside it only the metadata
+ * caches' slab and page-allocator locks are taken. Each CPU's log of
+ * recent allocations (see "The hooks") has a lock of its own, taken
+ * before memleak_lock. Lock order: log lock -> memleak_lock -> slab
+ * cache lock -> page allocator lock.
  * The collector's own allocations come from slab caches too: a per-CPU
  * flag turns the hooks off while the collector runs on that CPU, so they
  * are never tracked (and never recurse).
@@ -584,8 +586,9 @@ static void __init replay_op(const struct early_op *op)
  * Recent allocations wait in a small log per CPU before they get their
  * metadata and their place in the tree: most kernel allocations are
  * freed again soon, by the CPU that made them, and such a pair then
- * costs a backtrace and two looks at the log instead of a block, a
- * trace and tree inserts and deletes. Everything that reads the blocks
+ * costs its context (thread and backtrace, often the last one again)
+ * and two looks at the log instead of a block, an interned trace and
+ * tree inserts and deletes. Everything that reads the blocks
  * (a scan, 'memleak dump', 'memleak stats', the annotations) first
  * moves every log into the tree with memleak_flush_pending(); a free
  * that finds its block neither in its own CPU's log nor in the tree
@@ -836,6 +839,31 @@ out:
 	hook_leave(flags);
 }
 
+/* A hook's operation before memleak_init() (early log), or once disabled. */
+static __noinline void untracked_op(enum early_op_type type, const void *ptr,
+				    size_t size, int min_count)
+{
+	if (!READ_ONCE(memleak.initialized))
+		do_op(type, ptr, 0, size, min_count);
+}
+
+/*
+ * A hook's fast path starts here: interrupts off, and this CPU; false
+ * (interrupts as they were) when the collector itself runs on this CPU:
+ * the call comes from its own allocations. Nothing on the fast paths
+ * allocates, so unlike hook_enter() this does not mark the CPU.
+ */
+static __always_inline bool fast_enter(unsigned long *flags,
+				       unsigned int *cpu)
+{
+	*flags = arch_irq_save();
+	*cpu = smp_processor_id();
+	if (likely(!in_collector[*cpu]))
+		return true;
+	arch_irq_restore(*flags);
+	return false;
+}
+
 /*
  * The allocators' hook: the allocation goes to this CPU's log, with
  * its context (thread and backtrace). Not inlined: the backtrace starts
@@ -852,16 +880,11 @@ __noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 	unsigned int cpu;
 
 	if (unlikely(!READ_ONCE(memleak.tracking))) {
-		if (!READ_ONCE(memleak.initialized))
-			do_op(EARLY_ALLOC, ptr, 0, size, min_count);
+		untracked_op(EARLY_ALLOC, ptr, size, min_count);
 		return;
 	}
-	if (unlikely(!ptr))
+	if (unlikely(!ptr) || !fast_enter(&flags, &cpu))
 		return;
-	flags = arch_irq_save();
-	cpu = smp_processor_id();
-	if (unlikely(in_collector[cpu]))
-		goto out;
 	fp = (unsigned long)__builtin_frame_address(0);
 	key = task_current_key();
 	log = &pending_logs[cpu];
@@ -878,7 +901,6 @@ __noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 	a->min_count = (s16)min_count;
 	a->ctx = c;
 	log_unlock(log);
-out:
 	arch_irq_restore(flags);
 }
 EXPORT_SYMBOL(memleak_alloc);
@@ -910,16 +932,11 @@ void memleak_free(const void *ptr)
 	bool cancelled;
 
 	if (unlikely(!READ_ONCE(memleak.tracking))) {
-		if (!READ_ONCE(memleak.initialized))
-			do_op(EARLY_FREE, ptr, 0, 0, 0);
+		untracked_op(EARLY_FREE, ptr, 0, 0);
 		return;
 	}
-	if (unlikely(!ptr))
+	if (unlikely(!ptr) || !fast_enter(&flags, &cpu))
 		return;
-	flags = arch_irq_save();
-	cpu = smp_processor_id();
-	if (unlikely(in_collector[cpu]))
-		goto out;
 	log = &pending_logs[cpu];
 	log_lock(log);
 	cancelled = cancel_newest(log, (unsigned long)ptr) ||
@@ -927,7 +944,6 @@ void memleak_free(const void *ptr)
 	log_unlock(log);
 	if (!cancelled)
 		free_tracked((unsigned long)ptr, cpu);
-out:
 	arch_irq_restore(flags);
 }
 EXPORT_SYMBOL(memleak_free);
