@@ -1,8 +1,9 @@
 /*
  * Backtraces of the running kernel: which stack an address is on,
- * save_stack_trace() for the leak collector, dump_stack() for panic,
+ * save_stack_chain() for the leak collector, dump_stack() for panic,
  * show_backtrace_from() for exception handlers, and the 'bt' command.
- * The walking itself is unwind_frame() with the arch's record layout.
+ * The walking follows unwind_frame()'s rules with the arch's record
+ * layout (<asm/unwind.h>), in the fewer instructions of walk().
  */
 #include <kernel/stacktrace.h>
 #include <kernel/sched.h>
@@ -127,8 +128,7 @@ unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
 {
 	unsigned long low, high;
 
-	if (!on_current_stack(fp, &low, &high) &&
-	    !stack_bounds_of(fp, &low, &high))
+	if (!stack_bounds_of(fp, &low, &high))
 		return 0;
 	return walk(fp, low, high, entries, fps, max);
 }

@@ -26,20 +26,24 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
 }
 
 /*
- * glibc cannot start at a given frame: the caller's frame is taken to
- * be the one fp names, as it is in mm/memleak.c, the only user. No frame
- * pointers are known, so stack_chain_unchanged() never says yes and the
- * collector walks every time.
+ * glibc cannot start at a given frame, but our host code keeps frame
+ * pointers: the return address in fp's record (x86-64: the word above
+ * the saved frame pointer) is found among glibc's frames, and the trace
+ * starts there. No frame pointers are kept in fps[], so
+ * stack_chain_unchanged() never says yes and the collector walks every
+ * time.
  */
 unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
 			      unsigned long *fps, unsigned int max)
 {
 	void *frames[HOST_MAX_FRAMES];
+	unsigned long ret = ((const unsigned long *)fp)[1];
 	unsigned int n, i, count = 0;
 
-	/* frames[0] is here, frames[1] in the caller: its caller is next. */
 	n = (unsigned int)backtrace(frames, HOST_MAX_FRAMES);
-	for (i = 2; i < n && count < max; i++)
+	for (i = 0; i < n && (unsigned long)frames[i] != ret; i++)
+		;
+	for (; i < n && count < max; i++)
 		entries[count++] = (unsigned long)frames[i] - 1;
 	for (i = 0; i <= count; i++)
 		fps[i] = i ? 0 : fp;
