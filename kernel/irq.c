@@ -16,6 +16,7 @@
 #include <kernel/sched.h>
 #include <kernel/shell.h>
 #include <kernel/spinlock.h>
+#include <kernel/task.h>
 
 struct irq_action {
 	irq_handler_t handler;
@@ -147,12 +148,18 @@ unsigned long irq_count(unsigned int irq, unsigned int cpu)
 
 void irq_enter(void)
 {
-	irq_nesting[smp_processor_id()]++;
+	unsigned int cpu = smp_processor_id();
+
+	irq_nesting[cpu]++;
+	task_switched(cpu);
 }
 
 void irq_exit(void)
 {
-	if (--irq_nesting[smp_processor_id()] == 0)
+	unsigned int cpu = smp_processor_id();
+
+	task_switched(cpu);
+	if (--irq_nesting[cpu] == 0)
 		sched_preempt_irq();
 }
 

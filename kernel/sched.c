@@ -30,6 +30,7 @@
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
+#include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
 #include "sched_internal.h"
@@ -138,6 +139,7 @@ static void switch_to(struct runqueue *rq, struct thread *prev,
 	rq->prev = prev;
 	rq->switches++;
 	arch_set_current(next);
+	task_switched(cpu);
 	arch_switch_to(&prev->ctx, &next->ctx);
 	/* Back on prev's stack, maybe much later, maybe on another CPU. */
 	finish_switch();
@@ -485,6 +487,7 @@ void sched_enter_cpu(void)
 	rq->prev = NULL;
 	WRITE_ONCE(cpu_curr[cpu], rq->idle);
 	arch_set_current(rq->idle);
+	task_switched(cpu);
 	arch_switch_to(&discarded, &rq->idle->ctx);
 	panic("returned to a CPU's boot stack");
 }

@@ -6,6 +6,7 @@
  * layout (<asm/unwind.h>), in the fewer instructions of walk().
  */
 #include <kernel/stacktrace.h>
+#include <kernel/stackchain.h>
 #include <kernel/sched.h>
 #include <kernel/thread.h>
 #include <kernel/kallsyms.h>
@@ -59,20 +60,19 @@ bool stack_bounds_of_current(unsigned long *low, unsigned long *high)
 }
 
 /*
- * Stores the call sites above the frame at fp (and, when fps is given,
- * the frame pointers it read them at: fps[0] = fp, fps[i + 1] the one
- * saved in record i). What repeated arch_prev_frame() steps give, in
- * fewer instructions, as the leak collector walks on allocations. The
- * record bounds become one range check per frame: [low, high) is
- * word-aligned, so the record at fp lies inside it exactly when fp is
- * in [lo, lo + span] (both layouts have words above fp, so fp < high
- * follows). A frame pointer of 0 falls outside, lo being above 0 for
- * any real stack.
+ * Stores the call sites above the frame at fp (or, for a chain, the
+ * return addresses as they are, and the frame pointers they were read
+ * at: fps[0] = fp, fps[i + 1] the one saved in record i). What repeated
+ * arch_prev_frame() steps give, in fewer instructions, as the leak
+ * collector walks on allocations. The record bounds become one range
+ * check per frame: [low, high) is word-aligned, so the record at fp lies
+ * inside it exactly when fp is in [lo, lo + span] (both layouts have
+ * words above fp, so fp < high follows). A frame pointer of 0 falls
+ * outside, lo being above 0 for any real stack.
  */
-static __always_inline unsigned int walk(unsigned long fp, unsigned long low,
-					 unsigned long high,
-					 unsigned long *entries,
-					 unsigned long *fps, unsigned int max)
+static __always_inline unsigned int
+walk(unsigned long fp, unsigned long low, unsigned long high,
+     unsigned long *entries, unsigned long *fps, unsigned int max, bool chain)
 {
 	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
 	const unsigned long word = sizeof(unsigned long);
@@ -83,7 +83,7 @@ static __always_inline unsigned int walk(unsigned long fp, unsigned long low,
 	if (high - low < record || lo == 0)
 		return 0;
 	span = high - low - record;
-	if (fps)
+	if (chain)
 		*fps++ = fp;
 	while (entry < end) {
 		const unsigned long *words = (const unsigned long *)fp;
@@ -96,9 +96,12 @@ static __always_inline unsigned int walk(unsigned long fp, unsigned long low,
 		/* 0 ends the chain; anything else must lie strictly higher. */
 		if (caller.pc == 0 || caller.fp - 1 < fp)
 			break;
-		*entry++ = arch_call_address(&caller);
-		if (fps)
+		if (chain) {
+			*entry++ = caller.pc;
 			*fps++ = caller.fp;
+		} else {
+			*entry++ = arch_call_address(&caller);
+		}
 		fp = caller.fp;
 	}
 	return entry - entries;
@@ -120,10 +123,10 @@ __noinline unsigned int save_stack_trace(unsigned long *entries,
 		return 0;
 	while (skip && arch_prev_frame(&frame, low, high))
 		skip--;
-	return skip ? 0 : walk(frame.fp, low, high, entries, NULL, max);
+	return skip ? 0 : walk(frame.fp, low, high, entries, NULL, max, false);
 }
 
-unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
+unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 			      unsigned long *fps, unsigned int max)
 {
 	unsigned long low, high;
@@ -132,32 +135,7 @@ unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
 	if (!on_current_stack(fp, &low, &high) &&
 	    !stack_bounds_of(fp, &low, &high))
 		return 0;
-	return walk(fp, low, high, entries, fps, max);
-}
-
-/*
- * The records were inside the stack when save_stack_chain() read them,
- * and a chain that starts at the same frame pointer is on the same
- * stack, so no bounds need checking: where the words are the same, the
- * next record is the same one.
- */
-bool stack_chain_unchanged(const unsigned long *entries,
-			   const unsigned long *fps, unsigned int n)
-{
-	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
-
-	for (unsigned int i = 0; i < n; i++) {
-		const unsigned long *words = (const unsigned long *)fps[i];
-		struct stack_frame caller = {
-			.fp = words[layout.saved_fp],
-			.pc = words[layout.return_address],
-		};
-
-		if (caller.fp != fps[i + 1] ||
-		    arch_call_address(&caller) != entries[i])
-			return false;
-	}
-	return true;
+	return walk(fp, low, high, rets, fps, max, true);
 }
 
 unsigned int save_stack_trace_from(unsigned long pc, unsigned long fp,
@@ -167,7 +145,7 @@ unsigned int save_stack_trace_from(unsigned long pc, unsigned long fp,
 	if (max == 0)
 		return 0;
 	entries[0] = pc;
-	return 1 + walk(fp, low, high, entries + 1, NULL, max - 1);
+	return 1 + walk(fp, low, high, entries + 1, NULL, max - 1, false);
 }
 
 void print_stack_trace(const unsigned long *entries, unsigned int count)

@@ -489,23 +489,7 @@ void task_for_each_live_stack(void (*fn)(const void *, const void *, void *),
 	thread_list_unlock(flags);
 }
 
-/*
- * pids are never reused: a pid, tagged in bit 0, names one thread for
- * good. Threads with pid 0 (boot and idle) are never freed, so their
- * address (even, being aligned) does. 0 is the interrupt handlers', 2
- * (no thread's address) code running before the first thread.
- */
-unsigned long task_current_key(void)
-{
-	const struct thread *t = current;
-
-	/* Interrupts are off: in_irq() comes down to the nesting count. */
-	if (READ_ONCE(irq_nesting[smp_processor_id()]))
-		return 0;
-	if (!t)
-		return 2;
-	return t->pid ? (unsigned long)t->pid << 1 | 1 : (unsigned long)t;
-}
+u64 task_switch_count[NR_CPUS];
 
 void task_current_identity(char *comm, size_t size, int *pid)
 {

@@ -22,7 +22,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include <kernel/smp.h>
-#include <kernel/stacktrace.h>
+#include <kernel/stackchain.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/time.h>
@@ -39,8 +39,81 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-/* Set while the collector runs on a CPU: its hooks then do nothing. */
-static bool in_collector[NR_CPUS];
+/* ------------------------------------------------------------------ */
+/* Per CPU: the log of recent allocations and the hooks' flags         */
+
+/*
+ * Recent allocations wait in a small log per CPU before they get their
+ * metadata and their place in the tree: most kernel allocations are
+ * freed again soon, by the CPU that made them, and such a pair then
+ * costs its context (thread and backtrace, often the last one again)
+ * and two looks at the log instead of a block, an interned trace and
+ * tree inserts and deletes. Everything that reads the blocks
+ * (a scan, 'memleak dump', 'memleak stats', the annotations) first
+ * moves every log into the tree with memleak_flush_pending(); a free
+ * that finds its block neither in its own CPU's log nor in the tree
+ * does the same, since the block may wait in another CPU's log.
+ *
+ * Each log has its own lock, taken with interrupts off: a plain
+ * test-and-set word, as it is taken on every hook by its own CPU and by
+ * another one only to flush. The order is log lock -> memleak_lock, so
+ * code holding memleak_lock never flushes. The logs are in .data, a scan
+ * root: addresses are stored inverted, so that neither a waiting entry
+ * nor a stale one counts as a reference.
+ *
+ * The hooks' code is written for the instruction count of a pair (see
+ * docs/memleak.md): the log, its lock and the flags that send a hook off
+ * its fast path share one address per CPU, and a context is checked with
+ * task_switch_count[] and an unrolled compare of the frame records.
+ */
+
+/*
+ * Who allocated and from where, shared by the entries that agree: a
+ * CPU allocating in a loop finds its context unchanged in the last one
+ * (no task switch since, the same frame records: see
+ * stack_chain_unchanged()) and neither copies the identity nor walks the
+ * stack again. A chain shorter than MEMLEAK_TRACE_LENGTH is never
+ * matched (fps[0] is then 0).
+ */
+struct pending_ctx {
+	u64 switches;		/* task_switch_count[] of its CPU */
+	int pid;
+	u16 nr_entries;
+	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
+	unsigned long rets[MEMLEAK_TRACE_LENGTH];	/* save_stack_chain() */
+	unsigned long fps[MEMLEAK_TRACE_LENGTH + 1];
+};
+
+struct pending_alloc {
+	unsigned long start_inv;	/* ~start; 0: cancelled by a free */
+	size_t size;
+	unsigned long jiffies;
+	const struct pending_ctx *ctx;
+	s16 min_count;
+};
+
+struct pending_log {
+	unsigned int busy;	/* the log's lock: log_lock() */
+	union {
+		struct {
+			u8 in_collector;	/* see hook_enter() */
+			u8 untracked;		/* !memleak.tracking */
+		};
+		u16 bypass;	/* either: the hooks' fast paths may not run */
+	};
+	struct pending_alloc *next;	/* the first free slot */
+	struct pending_ctx *last_ctx;	/* the newest; NULL: none */
+	struct pending_alloc allocs[MEMLEAK_PENDING_ALLOCS];
+	struct pending_ctx ctxs[MEMLEAK_PENDING_ALLOCS];
+};
+
+/*
+ * Per CPU, the log and the hooks' flags, where one address finds both.
+ * Not tracking until memleak_init() says so.
+ */
+static struct pending_log pending_logs[NR_CPUS] = {
+	[0 ... NR_CPUS - 1] = { .untracked = true },
+};
 
 static struct kmem_cache *block_cache, *trace_cache, *area_cache, *node_cache;
 
@@ -68,17 +141,17 @@ static bool hook_enter(unsigned long *flags)
 
 	*flags = arch_irq_save();
 	cpu = smp_processor_id();
-	if (in_collector[cpu]) {
+	if (pending_logs[cpu].in_collector) {
 		arch_irq_restore(*flags);
 		return false;
 	}
-	in_collector[cpu] = true;
+	pending_logs[cpu].in_collector = true;
 	return true;
 }
 
 static void hook_leave(unsigned long flags)
 {
-	in_collector[smp_processor_id()] = false;
+	pending_logs[smp_processor_id()].in_collector = false;
 	arch_irq_restore(flags);
 }
 
@@ -86,15 +159,22 @@ static void hook_leave(unsigned long flags)
 void memleak_enter(unsigned long *flags)
 {
 	*flags = arch_irq_save();
-	in_collector[smp_processor_id()] = true;
+	pending_logs[smp_processor_id()].in_collector = true;
 	spin_lock(&memleak_lock);
 }
 
 void memleak_leave(unsigned long flags)
 {
 	spin_unlock(&memleak_lock);
-	in_collector[smp_processor_id()] = false;
+	pending_logs[smp_processor_id()].in_collector = false;
 	arch_irq_restore(flags);
+}
+
+void memleak_set_tracking(bool on)
+{
+	memleak.tracking = on;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		WRITE_ONCE(pending_logs[cpu].untracked, !on);
 }
 
 /*
@@ -105,7 +185,7 @@ void memleak_leave(unsigned long flags)
 void memleak_disable(const char *why)
 {
 	memleak.enabled = false;
-	memleak.tracking = false;
+	memleak_set_tracking(false);
 	if (disable_reported)
 		return;
 	disable_reported = true;
@@ -582,61 +662,6 @@ static void __init replay_op(const struct early_op *op)
 /* ------------------------------------------------------------------ */
 /* The hooks                                                           */
 
-/*
- * Recent allocations wait in a small log per CPU before they get their
- * metadata and their place in the tree: most kernel allocations are
- * freed again soon, by the CPU that made them, and such a pair then
- * costs its context (thread and backtrace, often the last one again)
- * and two looks at the log instead of a block, an interned trace and
- * tree inserts and deletes. Everything that reads the blocks
- * (a scan, 'memleak dump', 'memleak stats', the annotations) first
- * moves every log into the tree with memleak_flush_pending(); a free
- * that finds its block neither in its own CPU's log nor in the tree
- * does the same, since the block may wait in another CPU's log.
- *
- * Each log has its own lock, taken with interrupts off: a plain
- * test-and-set byte, as it is taken on every hook by its own CPU and by
- * another one only to flush. The order is log lock -> memleak_lock, so
- * code holding memleak_lock never flushes. The logs are in .bss, a scan
- * root: addresses are stored inverted, so that neither a waiting entry
- * nor a stale one counts as a reference.
- */
-
-/*
- * Who allocated and from where, shared by the entries that agree: a
- * CPU allocating in a loop, or a thread running the same code path
- * again, finds its context unchanged in the last one (same thread key,
- * same frame records, see stack_chain_unchanged()) and neither copies
- * the identity nor walks the stack again. A chain shorter than
- * MEMLEAK_TRACE_LENGTH is never matched (fps[0] is then 0).
- */
-struct pending_ctx {
-	unsigned long key_inv;	/* ~task_current_key(), maybe an address */
-	int pid;
-	u16 nr_entries;
-	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
-	unsigned long entries[MEMLEAK_TRACE_LENGTH];
-	unsigned long fps[MEMLEAK_TRACE_LENGTH + 1];
-};
-
-struct pending_alloc {
-	unsigned long start_inv;	/* ~start; 0: cancelled by a free */
-	size_t size;
-	unsigned long jiffies;
-	const struct pending_ctx *ctx;
-	s16 min_count;
-};
-
-struct pending_log {
-	u8 busy;
-	struct pending_alloc *next;	/* the first free slot */
-	struct pending_ctx *last_ctx;	/* the newest; NULL: none */
-	struct pending_alloc allocs[MEMLEAK_PENDING_ALLOCS];
-	struct pending_ctx ctxs[MEMLEAK_PENDING_ALLOCS];
-};
-
-static struct pending_log pending_logs[NR_CPUS];
-
 static inline void log_lock(struct pending_log *log)
 {
 	while (__atomic_exchange_n(&log->busy, 1, __ATOMIC_ACQUIRE))
@@ -671,7 +696,8 @@ static void flush_log(struct pending_log *log, unsigned int cpu)
 		if (!a->start_inv)
 			continue;
 		memcpy(key.comm, c->comm, sizeof(key.comm));
-		memcpy(key.entries, c->entries, sizeof(key.entries));
+		for (unsigned int i = 0; i < c->nr_entries; i++)
+			key.entries[i] = stack_chain_call_site(c->rets[i]);
 		create_block(~a->start_inv, a->size, a->min_count, &key,
 			     a->jiffies, cpu);
 	}
@@ -754,9 +780,9 @@ static __noinline bool cancel_pending(struct pending_log *log,
 static __noinline void flush_full_log(struct pending_log *log,
 				      unsigned int cpu)
 {
-	in_collector[cpu] = true;
+	log->in_collector = true;
 	flush_log(log, cpu);
-	in_collector[cpu] = false;
+	log->in_collector = false;
 }
 
 /*
@@ -766,7 +792,7 @@ static __noinline void flush_full_log(struct pending_log *log,
  */
 static __noinline struct pending_ctx *
 new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
-	    unsigned long key)
+	    u64 switches)
 {
 	struct pending_ctx *c;
 
@@ -774,9 +800,9 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 		flush_full_log(log, cpu);
 	c = log->last_ctx ? log->last_ctx + 1 : log->ctxs;
 	log->last_ctx = c;
-	c->key_inv = ~key;
+	c->switches = switches;
 	task_current_identity(c->comm, sizeof(c->comm), &c->pid);
-	c->nr_entries = save_stack_chain(fp, c->entries, c->fps,
+	c->nr_entries = save_stack_chain(fp, c->rets, c->fps,
 					 MEMLEAK_TRACE_LENGTH);
 	if (c->nr_entries < MEMLEAK_TRACE_LENGTH)
 		c->fps[0] = 0;
@@ -785,12 +811,12 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 
 /* The last context, when the allocation now at fp shares it; else NULL. */
 static inline struct pending_ctx *
-same_context(struct pending_log *log, unsigned long fp, unsigned long key)
+same_context(struct pending_log *log, unsigned long fp, u64 switches)
 {
 	struct pending_ctx *c = log->last_ctx;
 
-	if (!c || c->key_inv != ~key || c->fps[0] != fp ||
-	    !stack_chain_unchanged(c->entries, c->fps, MEMLEAK_TRACE_LENGTH))
+	if (!c || c->switches != switches || c->fps[0] != fp ||
+	    !stack_chain_unchanged(c->rets, c->fps, MEMLEAK_TRACE_LENGTH))
 		return NULL;
 	return c;
 }
@@ -839,7 +865,11 @@ out:
 	hook_leave(flags);
 }
 
-/* A hook's operation before memleak_init() (early log), or once disabled. */
+/*
+ * A hook off its fast path: before memleak_init() the operation goes to
+ * the early log; with the collector running on this CPU (its own
+ * allocations) or disabled it is dropped.
+ */
 static __noinline void untracked_op(enum early_op_type type, const void *ptr,
 				    size_t size, int min_count)
 {
@@ -848,20 +878,26 @@ static __noinline void untracked_op(enum early_op_type type, const void *ptr,
 }
 
 /*
- * A hook's fast path starts here: interrupts off, and this CPU; false
- * (interrupts as they were) when the collector itself runs on this CPU:
- * the call comes from its own allocations. Nothing on the fast paths
+ * A hook's fast path starts here: interrupts off, and this CPU's log;
+ * NULL (interrupts as they were) when this CPU may not take it: the
+ * collector runs here (the call comes from its own allocations), or it
+ * does not track (yet, or any more). Nothing on the fast paths
  * allocates, so unlike hook_enter() this does not mark the CPU.
  */
-static __always_inline bool fast_enter(unsigned long *flags,
-				       unsigned int *cpu)
+static __always_inline struct pending_log *fast_enter(unsigned long *flags,
+						      unsigned int *cpu)
 {
+	struct pending_log *log;
+
 	*flags = arch_irq_save();
 	*cpu = smp_processor_id();
-	if (likely(!in_collector[*cpu]))
-		return true;
+	log = &pending_logs[*cpu];
+	/* Kept in a register: recomputed, it costs a multiply each time. */
+	OPTIMIZER_HIDE_VAR(log);
+	if (likely(!log->bypass))
+		return log;
 	arch_irq_restore(*flags);
-	return false;
+	return NULL;
 }
 
 /*
@@ -873,27 +909,28 @@ static __always_inline bool fast_enter(unsigned long *flags,
  */
 __noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 {
-	unsigned long flags, fp, key;
+	unsigned long flags, fp;
 	struct pending_log *log;
+	u64 switches;
 	struct pending_alloc *a;
 	struct pending_ctx *c;
 	unsigned int cpu;
 
-	if (unlikely(!READ_ONCE(memleak.tracking))) {
+	if (unlikely(!ptr))
+		return;
+	log = fast_enter(&flags, &cpu);
+	if (unlikely(!log)) {
 		untracked_op(EARLY_ALLOC, ptr, size, min_count);
 		return;
 	}
-	if (unlikely(!ptr) || !fast_enter(&flags, &cpu))
-		return;
 	fp = (unsigned long)__builtin_frame_address(0);
-	key = task_current_key();
-	log = &pending_logs[cpu];
 	log_lock(log);
 	if (unlikely(log->next == log->allocs + MEMLEAK_PENDING_ALLOCS))
 		flush_full_log(log, cpu);
-	c = same_context(log, fp, key);
+	switches = task_switch_count[cpu];
+	c = same_context(log, fp, switches);
 	if (unlikely(!c))
-		c = new_context(log, cpu, fp, key);
+		c = new_context(log, cpu, fp, switches);
 	a = log->next++;
 	a->start_inv = ~(unsigned long)ptr;
 	a->size = size;
@@ -911,7 +948,7 @@ EXPORT_SYMBOL(memleak_alloc);
  */
 static __noinline void free_tracked(unsigned long start, unsigned int cpu)
 {
-	in_collector[cpu] = true;
+	pending_logs[cpu].in_collector = true;
 	spin_lock(&memleak_lock);
 	if (memleak.enabled && !memleak_lookup_block(start)) {
 		spin_unlock(&memleak_lock);
@@ -921,7 +958,7 @@ static __noinline void free_tracked(unsigned long start, unsigned int cpu)
 	if (memleak.enabled)
 		delete_block(start);
 	spin_unlock(&memleak_lock);
-	in_collector[cpu] = false;
+	pending_logs[cpu].in_collector = false;
 }
 
 void memleak_free(const void *ptr)
@@ -931,13 +968,13 @@ void memleak_free(const void *ptr)
 	unsigned int cpu;
 	bool cancelled;
 
-	if (unlikely(!READ_ONCE(memleak.tracking))) {
+	if (unlikely(!ptr))
+		return;
+	log = fast_enter(&flags, &cpu);
+	if (unlikely(!log)) {
 		untracked_op(EARLY_FREE, ptr, 0, 0);
 		return;
 	}
-	if (unlikely(!ptr) || !fast_enter(&flags, &cpu))
-		return;
-	log = &pending_logs[cpu];
 	log_lock(log);
 	cancelled = cancel_newest(log, (unsigned long)ptr) ||
 		    cancel_pending(log, (unsigned long)ptr);
@@ -1240,7 +1277,7 @@ void __init memleak_init(void)
 	for (unsigned int i = 0; i < early_count && memleak.enabled; i++)
 		replay_op(&early_log[i]);
 	init_pending_logs();
-	memleak.tracking = memleak.enabled;
+	memleak_set_tracking(memleak.enabled);
 	memleak_leave(flags);
 	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "
 	       "container_of() records\n", memleak.nr_blocks, early_count,

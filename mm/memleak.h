@@ -146,6 +146,11 @@ extern struct spinlock memleak_lock;
 
 /* memleak.c */
 void memleak_disable(const char *why);
+/*
+ * Sets memleak.tracking and its copy in every CPU's hook flags (host
+ * tests turn a disabled collector back on with it).
+ */
+void memleak_set_tracking(bool on);
 void memleak_trace_get(struct memleak_trace *t);
 void memleak_trace_put(struct memleak_trace *t);
 struct memleak_block *memleak_lookup_block(unsigned long addr);

@@ -229,33 +229,58 @@ static void test_reused_context_gives_the_same_trace(struct ktest *t)
 		kfree(p[i]);
 }
 
-static unsigned long other_key;
-
-static int read_key(void *arg)
+/* One call site for both threads below. */
+static __noinline void *alloc_for_switch_test(void)
 {
-	unsigned long flags = irq_save();
+	return kmalloc(36, GFP_KERNEL);
+}
 
+static void *other_block;
+
+static int alloc_in_other_thread(void *arg)
+{
 	(void)arg;
-	other_key = task_current_key();
-	irq_restore(flags);
+	WRITE_ONCE(other_block, alloc_for_switch_test());
 	return 0;
 }
 
-/* The context key: the same within a thread, different in another. */
-static void test_thread_key(struct ktest *t)
+static bool block_has_comm(const void *p, const char *comm)
 {
-	unsigned long flags = irq_save(), mine = task_current_key();
-	struct thread *th;
+	struct memleak_block *b = block_after_flush(p);
 
-	KEXPECT_EQ(t, task_current_key(), mine);
+	return b && strcmp(b->trace->comm, comm) == 0;
+}
+
+/*
+ * The switch count keeps still while nothing else can run, and moves
+ * once this thread has slept; blocks allocated from one call site by two
+ * threads each carry their own thread.
+ */
+static void test_switch_count(struct ktest *t)
+{
+	unsigned long flags = irq_save();
+	unsigned int cpu = smp_processor_id();
+	u64 before = task_switch_count[cpu];
+	struct thread *th;
+	void *mine;
+
+	KEXPECT(t, task_switch_count[cpu] == before);
 	irq_restore(flags);
-	KEXPECT(t, mine != 0);
-	th = kthread_run(read_key, NULL, "kt-mlkey");
+	msleep(1);
+	KEXPECT(t, READ_ONCE(task_switch_count[cpu]) != before);
+
+	mine = alloc_for_switch_test();
+	th = kthread_run(alloc_in_other_thread, NULL, "kt-mlswitch");
 	KEXPECT(t, th != NULL);
-	if (!th)
-		return;
-	KEXPECT_EQ(t, kthread_join(th, NULL), 0);
-	KEXPECT(t, other_key != 0 && other_key != mine);
+	if (th)
+		KEXPECT_EQ(t, kthread_join(th, NULL), 0);
+	KEXPECT(t, mine && other_block);
+	KEXPECT(t, block_has_comm(mine, current->name));
+	KEXPECT(t, block_has_comm(other_block, "kt-mlswitch"));
+	kfree(mine);
+	kfree(other_block);
+	/* A stale pointer in .bss would keep the next block there alive. */
+	other_block = NULL;
 }
 
 static const struct ktest_case memleak_log_cases[] = {
@@ -265,7 +290,7 @@ static const struct ktest_case memleak_log_cases[] = {
 	KTEST_CASE(test_free_on_another_cpu),
 	KTEST_CASE(test_annotations_on_waiting_blocks),
 	KTEST_CASE(test_reused_context_gives_the_same_trace),
-	KTEST_CASE(test_thread_key),
+	KTEST_CASE(test_switch_count),
 	{ 0 },
 };
 KTEST_SUITE("memleak_log", memleak_log_cases);

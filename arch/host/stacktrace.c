@@ -7,6 +7,7 @@
 #include <kernel/kernel.h>
 #include <kernel/printk.h>
 #include <kernel/stacktrace.h>
+#include <kernel/stackchain.h>
 
 #include <execinfo.h>
 
@@ -29,11 +30,11 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
  * glibc cannot start at a given frame, but our host code keeps frame
  * pointers: the return address in fp's record (x86-64: the word above
  * the saved frame pointer) is found among glibc's frames, and the trace
- * starts there. No frame pointers are kept in fps[], so
- * stack_chain_unchanged() never says yes and the collector walks every
- * time.
+ * starts there. Only fps[0] is kept, and as 0: the chain cannot be
+ * re-checked (stack_chain_unchanged() would read glibc's frames), so the
+ * collector walks every time.
  */
-unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
+unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 			      unsigned long *fps, unsigned int max)
 {
 	void *frames[HOST_MAX_FRAMES];
@@ -44,17 +45,10 @@ unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
 	for (i = 0; i < n && (unsigned long)frames[i] != ret; i++)
 		;
 	for (; i < n && count < max; i++)
-		entries[count++] = (unsigned long)frames[i] - 1;
+		rets[count++] = (unsigned long)frames[i];
 	for (i = 0; i <= count; i++)
-		fps[i] = i ? 0 : fp;
+		fps[i] = 0;
 	return count;
-}
-
-bool stack_chain_unchanged(const unsigned long *entries,
-			   const unsigned long *fps, unsigned int n)
-{
-	(void)entries, (void)fps, (void)n;
-	return false;
 }
 
 void print_stack_trace(const unsigned long *entries, unsigned int count)

@@ -32,6 +32,11 @@
 
 /* Stops the compiler from moving memory accesses across this point. */
 #define barrier() __asm__ __volatile__("" ::: "memory")
+/*
+ * Makes var opaque to the optimiser from here on: it can no longer
+ * recompute the value from what it was made of, and keeps it instead.
+ */
+#define OPTIMIZER_HIDE_VAR(var) __asm__("" : "+r"(var))
 
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))

@@ -90,25 +90,6 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
 			      unsigned int skip);
 
 /*
- * The same from the frame record at fp, a live frame of the caller's
- * (__builtin_frame_address(0) of a function that is not inlined): entry
- * 0 is the call site of that function in its caller. It also keeps the
- * frame pointers the records were read at (fps[0] = fp, then one per
- * entry: max + 1 slots), so that stack_chain_unchanged() can later tell
- * whether a walk from the same frame would give the same trace.
- */
-unsigned int save_stack_chain(unsigned long fp, unsigned long *entries,
-			      unsigned long *fps, unsigned int max);
-/*
- * True when the n records that save_stack_chain() read (it returned n,
- * all it was asked for) still hold the same words: then a walk from
- * fps[0] gives entries[] again. Reads n records, checks no bounds: call
- * it only with fps[0] a live frame of the caller's stack. The leak
- * collector does, on every allocation, instead of walking.
- */
-bool stack_chain_unchanged(const unsigned long *entries,
-			   const unsigned long *fps, unsigned int n);
-/*
  * The same from any point of any stack: entry 0 is pc itself (a trapped
  * or saved pc, printed as is), then the call sites of the chain that
  * starts at fp, inside [low, high).

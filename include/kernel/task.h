@@ -8,6 +8,8 @@
 #define KERNEL_TASK_H
 
 #include <stddef.h>
+#include <kernel/smp.h>
+#include <kernel/types.h>
 
 /*
  * Calls fn(low, high, ctx) for the part of each thread's stack that can
@@ -27,13 +29,19 @@ void task_for_each_live_stack(void (*fn)(const void *low, const void *high,
 void task_current_identity(char *comm, size_t size, int *pid);
 
 /*
- * A number that is the same for two calls exactly when
- * task_current_identity() would give the same: the same thread (not
- * just one that got the same memory later) or both in interrupt
- * handlers. Cheaper than the identity; the leak collector keeps the
- * identity with the key and copies it only when the key changes. Call
- * it with interrupts off.
+ * Per CPU, a count of the changes of who runs there: every context
+ * switch and every interrupt handler's start and return add one. Two
+ * reads on one CPU (interrupts off at each) that give the same count saw
+ * the same task_current_identity() in between: the leak collector keeps
+ * the identity with the count and copies it again only when the count
+ * moved. 64 bits, so that a count never comes round again.
  */
-unsigned long task_current_key(void);
+extern u64 task_switch_count[NR_CPUS];
+
+/* The scheduler and the interrupt entry, interrupts off. */
+static inline void task_switched(unsigned int cpu)
+{
+	task_switch_count[cpu]++;
+}
 
 #endif

@@ -534,7 +534,8 @@ static void test_bad_annotations(void **state)
 	memleak_flush_pending();
 	assert_true(log_has("overlaps a tracked one"));
 	assert_false(memleak.enabled);
-	memleak.enabled = memleak.tracking = true;
+	memleak.enabled = true;
+	memleak_set_tracking(true);
 	host_log_clear();
 	memleak_not_leak((char *)p + 8);
 	assert_true(log_has("memleak_not_leak: "));
@@ -548,7 +549,8 @@ static void test_bad_annotations(void **state)
 	assert_false(memleak.enabled);
 	/* Disabled: a scan is refused. Put it back for the other tests. */
 	assert_int_equal(memleak_scan(), -EBUSY);
-	memleak.enabled = memleak.tracking = true;
+	memleak.enabled = true;
+	memleak_set_tracking(true);
 	host_log_clear();
 	untrack(p);
 }

@@ -152,13 +152,21 @@ def pending_allocs():
             if not inv:
                 continue            # cancelled by a free
             c = a["ctx"].dereference()
-            nr = min(int(c["nr_entries"]), c["entries"].type.range()[1] + 1)
+            nr = min(int(c["nr_entries"]), c["rets"].type.range()[1] + 1)
             found.append({"start": ~inv & mask, "size": int(a["size"]),
                           "cpu": cpu, "comm": c_string(c["comm"]),
                           "pid": int(c["pid"]),
-                          "entries": [ulong(c["entries"][j])
+                          "entries": [call_site(ulong(c["rets"][j]))
                                       for j in range(nr)]})
     return found
+
+
+def call_site(ret):
+    """The call instruction a return address goes back after, as the
+    kernel's arch_call_address() (arch/<arch>/include/asm/unwind.h) names
+    it in traces: the bl 4 bytes back on ARM; on i386 a byte back, inside
+    the call."""
+    return ret - (4 if source.arch_name() == "arm" else 1)
 
 
 def flush_pending():
