@@ -103,6 +103,7 @@ struct pending_log {
 	};
 	struct pending_alloc *next;	/* the first free slot */
 	struct pending_ctx *last_ctx;	/* the newest; NULL: none */
+	const u64 *switches;	/* &task_switch_count[its CPU], one load away */
 	struct pending_alloc allocs[MEMLEAK_PENDING_ALLOCS];
 	struct pending_ctx ctxs[MEMLEAK_PENDING_ALLOCS];
 };
@@ -675,8 +676,10 @@ static inline void log_unlock(struct pending_log *log)
 
 static void __init init_pending_logs(void)
 {
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
 		pending_logs[cpu].next = pending_logs[cpu].allocs;
+		pending_logs[cpu].switches = &task_switch_count[cpu];
+	}
 }
 
 /*
@@ -927,7 +930,7 @@ __noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 	log_lock(log);
 	if (unlikely(log->next == log->allocs + MEMLEAK_PENDING_ALLOCS))
 		flush_full_log(log, cpu);
-	switches = task_switch_count[cpu];
+	switches = *log->switches;
 	c = same_context(log, fp, switches);
 	if (unlikely(!c))
 		c = new_context(log, cpu, fp, switches);
@@ -961,17 +964,15 @@ static __noinline void free_tracked(unsigned long start, unsigned int cpu)
 	pending_logs[cpu].in_collector = false;
 }
 
-void memleak_free(const void *ptr)
+/* The free hook, interrupts off (by the caller of either entry below). */
+static __always_inline void free_hook(const void *ptr)
 {
-	struct pending_log *log;
-	unsigned long flags;
-	unsigned int cpu;
+	unsigned int cpu = smp_processor_id();
+	struct pending_log *log = &pending_logs[cpu];
 	bool cancelled;
 
-	if (unlikely(!ptr))
-		return;
-	log = fast_enter(&flags, &cpu);
-	if (unlikely(!log)) {
+	OPTIMIZER_HIDE_VAR(log);
+	if (unlikely(log->bypass)) {
 		untracked_op(EARLY_FREE, ptr, 0, 0);
 		return;
 	}
@@ -981,9 +982,25 @@ void memleak_free(const void *ptr)
 	log_unlock(log);
 	if (!cancelled)
 		free_tracked((unsigned long)ptr, cpu);
+}
+
+void memleak_free(const void *ptr)
+{
+	unsigned long flags;
+
+	if (unlikely(!ptr))
+		return;
+	flags = arch_irq_save();
+	free_hook(ptr);
 	arch_irq_restore(flags);
 }
 EXPORT_SYMBOL(memleak_free);
+
+void memleak_free_irqs_off(const void *ptr)
+{
+	if (likely(ptr))
+		free_hook(ptr);
+}
 
 void memleak_padding(const void *ptr, unsigned long offset, size_t size)
 {

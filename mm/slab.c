@@ -691,10 +691,13 @@ void slab_free(struct kmem_cache *c, struct page *head, void *obj,
 	}
 	if (unlikely(c->flags & SLAB_DEBUG_FLAGS))
 		debug_on_free(c, obj);
-	/* Leak collector hook: every slab object comes back here. */
-	if (!(c->flags & SLAB_NOLEAKTRACE))
-		memleak_free(obj);
 	flags = arch_irq_save();
+	/*
+	 * Leak collector hook: every slab object comes back here. Before
+	 * ac is read: the collector may use other caches on this CPU.
+	 */
+	if (!(c->flags & SLAB_NOLEAKTRACE))
+		memleak_free_irqs_off(obj);
 	ac = &c->cpu[smp_processor_id()];
 	if (unlikely(ac->avail == ac->limit))
 		flush_array(c, ac, ac->batch);

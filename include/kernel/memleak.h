@@ -51,6 +51,11 @@ struct memleak_offset {
  */
 void memleak_alloc(const void *ptr, size_t size, int min_count);
 void memleak_free(const void *ptr);
+/*
+ * memleak_free() for an allocator that calls it from its own
+ * interrupts-off section (slab_free()): it saves turning them off again.
+ */
+void memleak_free_irqs_off(const void *ptr);
 /* The block's interesting part is size bytes at ptr + offset. */
 void memleak_padding(const void *ptr, unsigned long offset, size_t size);
 /* Never report the block, but still scan it (gray forever). */
@@ -110,6 +115,7 @@ static inline void memleak_alloc(const void *ptr, size_t size, int min_count)
 	(void)ptr, (void)size, (void)min_count;
 }
 static inline void memleak_free(const void *ptr) { (void)ptr; }
+static inline void memleak_free_irqs_off(const void *ptr) { (void)ptr; }
 static inline void memleak_padding(const void *ptr, unsigned long offset,
 				   size_t size)
 {
