@@ -704,12 +704,8 @@ static void flush_log(struct pending_log *log, unsigned int cpu)
 		create_block(~a->start_inv, a->size, a->min_count, &key,
 			     a->jiffies, cpu);
 	}
+	/* last_ctx stays, to be found unchanged next time. */
 	log->next = log->allocs;
-	/* The last context stays, to be found unchanged next time. */
-	if (log->last_ctx && log->last_ctx != log->ctxs) {
-		log->ctxs[0] = *log->last_ctx;
-		log->last_ctx = log->ctxs;
-	}
 	spin_unlock(&memleak_lock);
 }
 
@@ -789,22 +785,49 @@ static __noinline void flush_full_log(struct pending_log *log,
 }
 
 /*
- * The context of an allocation that does not match the last one: a new
- * slot (a full set of slots flushes the log first, which keeps one),
- * with the identity and a walk of the stack from fp.
+ * A free slot for a new context. Only waiting entries use slots, so with
+ * none waiting all are free; else the one after the last, and when that
+ * was the last slot, the log is flushed first.
+ */
+static inline struct pending_ctx *free_context_slot(struct pending_log *log,
+						    unsigned int cpu)
+{
+	struct pending_ctx *last = log->last_ctx;
+
+	if (log->next == log->allocs)
+		return log->ctxs;
+	if (last == &log->ctxs[MEMLEAK_PENDING_ALLOCS - 1]) {
+		flush_full_log(log, cpu);
+		return log->ctxs;
+	}
+	return last + 1;
+}
+
+/*
+ * The context of an allocation that does not match the last one: a free
+ * slot, with the identity (the last context's when no task switch came
+ * in between) and a walk of the stack from fp.
  */
 static __noinline struct pending_ctx *
 new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 	    u64 switches)
 {
-	struct pending_ctx *c;
+	const struct pending_ctx *last = log->last_ctx;
+	struct pending_ctx *c = free_context_slot(log, cpu);
 
-	if (log->last_ctx == &log->ctxs[MEMLEAK_PENDING_ALLOCS - 1])
-		flush_full_log(log, cpu);
-	c = log->last_ctx ? log->last_ctx + 1 : log->ctxs;
-	log->last_ctx = c;
+	if (last && last->switches == switches) {
+		unsigned long *to = (unsigned long *)c->comm;
+		const unsigned long *from = (const unsigned long *)last->comm;
+
+		/* Word by word: memcpy() would cost more than the identity. */
+		for (unsigned int i = 0; i < sizeof(c->comm) / sizeof(long); i++)
+			to[i] = from[i];
+		c->pid = last->pid;
+	} else {
+		task_current_identity(c->comm, sizeof(c->comm), &c->pid);
+	}
 	c->switches = switches;
-	task_current_identity(c->comm, sizeof(c->comm), &c->pid);
+	log->last_ctx = c;
 	c->nr_entries = save_stack_chain(fp, c->rets, c->fps,
 					 MEMLEAK_TRACE_LENGTH);
 	if (c->nr_entries < MEMLEAK_TRACE_LENGTH)

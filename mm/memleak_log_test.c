@@ -229,6 +229,38 @@ static void test_reused_context_gives_the_same_trace(struct ktest *t)
 		kfree(p[i]);
 }
 
+/*
+ * More call chains than a log has context slots, some blocks freed at
+ * once, others kept: slots are reused (all of them when nothing waits,
+ * after a flush when all are taken), and every kept block still has
+ * its own trace and this thread's name.
+ */
+static void test_more_contexts_than_slots(struct ktest *t)
+{
+	enum { N = 3 * MEMLEAK_PENDING_ALLOCS };
+	void *kept[N];
+	unsigned long flags;
+
+	/* One CPU throughout: every context goes to this CPU's log. */
+	flags = irq_save();
+	for (int i = 0; i < N; i++) {
+		kfree(i % 3 ? alloc_there() : alloc_here());
+		kept[i] = i % 2 ? alloc_there() : alloc_here();
+	}
+	irq_restore(flags);
+	memleak_flush_pending();
+	for (int i = 0; i < N; i++) {
+		struct memleak_block *b = block_in_tree(kept[i]);
+
+		KEXPECT(t, b != NULL);
+		KEXPECT(t, strcmp(frame_name(b, 1),
+				  i % 2 ? "alloc_there" : "alloc_here") == 0);
+		KEXPECT(t, b && strcmp(b->trace->comm, current->name) == 0);
+	}
+	for (int i = 0; i < N; i++)
+		kfree(kept[i]);
+}
+
 /* One call site for both threads below. */
 static __noinline void *alloc_for_switch_test(void)
 {
@@ -290,6 +322,7 @@ static const struct ktest_case memleak_log_cases[] = {
 	KTEST_CASE(test_free_on_another_cpu),
 	KTEST_CASE(test_annotations_on_waiting_blocks),
 	KTEST_CASE(test_reused_context_gives_the_same_trace),
+	KTEST_CASE(test_more_contexts_than_slots),
 	KTEST_CASE(test_switch_count),
 	{ 0 },
 };
