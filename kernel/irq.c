@@ -150,17 +150,18 @@ void irq_enter(void)
 {
 	unsigned int cpu = smp_processor_id();
 
-	irq_nesting[cpu]++;
-	task_switched(cpu);
+	if (irq_nesting[cpu]++ == 0)
+		task_irq_entered(cpu);
 }
 
 void irq_exit(void)
 {
 	unsigned int cpu = smp_processor_id();
 
-	task_switched(cpu);
-	if (--irq_nesting[cpu] == 0)
+	if (--irq_nesting[cpu] == 0) {
+		task_irq_left(cpu);
 		sched_preempt_irq();
+	}
 }
 
 void irq_handle(unsigned int irq)

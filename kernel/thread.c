@@ -489,7 +489,8 @@ void task_for_each_live_stack(void (*fn)(const void *, const void *, void *),
 	thread_list_unlock(flags);
 }
 
-u64 task_switch_count[NR_CPUS];
+u64 task_switch_count[NR_CPUS] = { [0 ... NR_CPUS - 1] = 1 };
+u64 task_switch_count_irq_saved[NR_CPUS];
 
 void task_current_identity(char *comm, size_t size, int *pid)
 {

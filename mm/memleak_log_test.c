@@ -17,6 +17,7 @@
 #include <kernel/task.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
+#include <kernel/timer.h>
 #include "memleak.h"
 
 /* The block starting at p in the tree (no flush); NULL if none. */
@@ -261,10 +262,10 @@ static void test_more_contexts_than_slots(struct ktest *t)
 		kfree(kept[i]);
 }
 
-/* One call site for both threads below. */
-static __noinline void *alloc_for_switch_test(void)
+/* One call site for both threads below, and for an interrupt handler. */
+static __noinline void *alloc_for_switch_test(unsigned int gfp)
 {
-	return kmalloc(36, GFP_KERNEL);
+	return kmalloc(36, gfp);
 }
 
 static void *other_block;
@@ -272,7 +273,7 @@ static void *other_block;
 static int alloc_in_other_thread(void *arg)
 {
 	(void)arg;
-	WRITE_ONCE(other_block, alloc_for_switch_test());
+	WRITE_ONCE(other_block, alloc_for_switch_test(GFP_KERNEL));
 	return 0;
 }
 
@@ -284,24 +285,40 @@ static bool block_has_comm(const void *p, const char *comm)
 }
 
 /*
- * The switch count keeps still while nothing else can run, and moves
- * once this thread has slept; blocks allocated from one call site by two
- * threads each carry their own thread.
+ * The switch count: not 0 in a thread, 0 inside an interrupt handler
+ * and back to the thread's afterwards, unchanged by the timer ticks of
+ * a busy loop that was not switched out, moved once this thread slept.
+ * Blocks allocated from one call site by two threads each carry their
+ * own thread.
  */
 static void test_switch_count(struct ktest *t)
 {
-	unsigned long flags = irq_save();
+	unsigned long flags = irq_save(), then;
 	unsigned int cpu = smp_processor_id();
 	u64 before = task_switch_count[cpu];
+	unsigned long switches = current->switches;
 	struct thread *th;
 	void *mine;
 
+	KEXPECT(t, before != 0);
+	task_irq_entered(cpu);
+	KEXPECT(t, task_switch_count[cpu] == 0);
+	task_irq_left(cpu);
 	KEXPECT(t, task_switch_count[cpu] == before);
 	irq_restore(flags);
+
+	then = jiffies;
+	while (jiffies - then < 2)
+		arch_cpu_relax();
+	flags = irq_save();
+	if (current->switches == switches && smp_processor_id() == cpu)
+		KEXPECT(t, task_switch_count[cpu] == before);
+	irq_restore(flags);
+
 	msleep(1);
 	KEXPECT(t, READ_ONCE(task_switch_count[cpu]) != before);
 
-	mine = alloc_for_switch_test();
+	mine = alloc_for_switch_test(GFP_KERNEL);
 	th = kthread_run(alloc_in_other_thread, NULL, "kt-mlswitch");
 	KEXPECT(t, th != NULL);
 	if (th)
@@ -315,6 +332,47 @@ static void test_switch_count(struct ktest *t)
 	other_block = NULL;
 }
 
+static void *irq_block;
+
+static void alloc_in_interrupt(struct timer *timer)
+{
+	(void)timer;
+	WRITE_ONCE(irq_block, alloc_for_switch_test(GFP_ATOMIC));
+}
+
+/*
+ * An interrupt handler allocating from the same call site as the thread
+ * it interrupts: its block has the handlers' identity, and the thread's
+ * next block the thread's again.
+ */
+static void test_identity_in_interrupt(struct ktest *t)
+{
+	struct memleak_block *b;
+	struct timer timer;
+	unsigned long then;
+	void *first, *last;
+
+	timer_init(&timer, alloc_in_interrupt, NULL);
+	first = alloc_for_switch_test(GFP_KERNEL);
+	timer_add(&timer, jiffies + 1);
+	/* Busy, not asleep: on CPU 0 the tick interrupts this very loop. */
+	then = jiffies;
+	while (!READ_ONCE(irq_block) && jiffies - then < 100)
+		arch_cpu_relax();
+	timer_del(&timer);
+	last = alloc_for_switch_test(GFP_KERNEL);
+	KEXPECT(t, first && last && irq_block);
+	b = block_after_flush(irq_block);
+	KEXPECT(t, b && strcmp(b->trace->comm, "hardirq") == 0);
+	KEXPECT(t, b && b->trace->pid == 0);
+	KEXPECT(t, block_has_comm(first, current->name));
+	KEXPECT(t, block_has_comm(last, current->name));
+	kfree(first);
+	kfree(last);
+	kfree(irq_block);
+	irq_block = NULL;
+}
+
 static const struct ktest_case memleak_log_cases[] = {
 	KTEST_CASE(test_pair_never_reaches_the_tree),
 	KTEST_CASE(test_waiting_block_is_found),
@@ -324,6 +382,7 @@ static const struct ktest_case memleak_log_cases[] = {
 	KTEST_CASE(test_reused_context_gives_the_same_trace),
 	KTEST_CASE(test_more_contexts_than_slots),
 	KTEST_CASE(test_switch_count),
+	KTEST_CASE(test_identity_in_interrupt),
 	{ 0 },
 };
 KTEST_SUITE("memleak_log", memleak_log_cases);

@@ -18,4 +18,5 @@ void task_current_identity(char *comm, size_t size, int *pid)
 }
 
 /* One thread, never in an interrupt handler: the count never moves. */
-u64 task_switch_count[NR_CPUS];
+u64 task_switch_count[NR_CPUS] = { [0 ... NR_CPUS - 1] = 1 };
+u64 task_switch_count_irq_saved[NR_CPUS];

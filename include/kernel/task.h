@@ -29,19 +29,35 @@ void task_for_each_live_stack(void (*fn)(const void *low, const void *high,
 void task_current_identity(char *comm, size_t size, int *pid);
 
 /*
- * Per CPU, a count of the changes of who runs there: every context
- * switch and every interrupt handler's start and return add one. Two
- * reads on one CPU (interrupts off at each) that give the same count saw
- * the same task_current_identity() in between: the leak collector keeps
- * the identity with the count and copies it again only when the count
- * moved. 64 bits, so that a count never comes round again.
+ * Per CPU, a number for who runs there: a count of the context switches
+ * (from 1), and 0 while an interrupt handler runs (handlers all have the
+ * identity "hardirq"). Two reads on one CPU (interrupts off at each)
+ * that give the same number saw the same task_current_identity(): the
+ * leak collector keeps the identity with the number and copies it again
+ * only when the number moved. An interrupt leaves the thread's number as
+ * it was, so a loop of allocations keeps its context through the timer
+ * ticks. 64 bits, so that a count never comes round again.
  */
 extern u64 task_switch_count[NR_CPUS];
+/* The thread's number while an interrupt handler runs on its CPU. */
+extern u64 task_switch_count_irq_saved[NR_CPUS];
 
-/* The scheduler and the interrupt entry, interrupts off. */
+/* The scheduler, interrupts off, when another thread is to run on cpu. */
 static inline void task_switched(unsigned int cpu)
 {
 	task_switch_count[cpu]++;
+}
+
+/* The interrupt entry and exit, on the outermost handler only. */
+static inline void task_irq_entered(unsigned int cpu)
+{
+	task_switch_count_irq_saved[cpu] = task_switch_count[cpu];
+	task_switch_count[cpu] = 0;
+}
+
+static inline void task_irq_left(unsigned int cpu)
+{
+	task_switch_count[cpu] = task_switch_count_irq_saved[cpu];
 }
 
 #endif
