@@ -7,14 +7,10 @@
 # part of 'make bench': a tool for finding what to make cheaper.
 set -u
 cd "$(dirname "$0")/../.."
-[ $# -ge 2 ] || { echo "usage: $0 i386|arm KERNEL [KIND [SIZE]]" >&2; exit 2; }
-common="-m 128M -display none -nodefaults -serial file:/dev/null -no-reboot -S -gdb stdio"
-case $1 in
-i386) qemu="qemu-system-i386 -M pc $common -device isa-debug-exit,iobase=0xf4,iosize=0x04" ;;
-arm) qemu="qemu-system-arm -M virt -cpu cortex-a15 $common -semihosting-config enable=on,target=native" ;;
-*) echo "$0: no arch '$1' (i386 or arm)" >&2; exit 2 ;;
+. tests/bench/lib/qemu.sh
+case ${1-} in
+i386|arm) ;;
+*) echo "usage: $0 i386|arm KERNEL [KIND [SIZE]]" >&2; exit 2 ;;
 esac
-qemu="$qemu -kernel $2 -append 'test autorun=\"mmbench;poweroff\"'"
-PROFILE_QEMU=$qemu PROFILE_KIND=${3:-kmalloc} PROFILE_SIZE=${4:-64} \
-	timeout 300 gdb-multiarch -batch -nx -x tests/bench/pair-profile.py "$2" 2>/dev/null |
-	sed -n 's/^profile	//p'
+[ -f "${2-}" ] || { echo "$0: no kernel '${2-}'" >&2; exit 2; }
+profile_mmbench "$1" "$2" "${3:-kmalloc}" "${4:-64}"

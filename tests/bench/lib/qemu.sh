@@ -20,20 +20,38 @@ NODEBUG_SLAB='s/^CONFIG_SLAB_DEBUG=y/# CONFIG_SLAB_DEBUG is not set/'
 NODEBUG_PAGE='s/^CONFIG_PAGE_POISON=y/# CONFIG_PAGE_POISON is not set/'
 NO_MEMLEAK='s/^CONFIG_DEBUG_MEMLEAK=y/# CONFIG_DEBUG_MEMLEAK is not set/'
 
+# mmbench_qemu ARCH KERNEL LOG: the QEMU command line that boots KERNEL
+# into autorun="mmbench;poweroff", stopped for GDB on stdio, its console
+# in the file LOG.
+mmbench_qemu() {
+	common="-m 128M -display none -nodefaults -serial file:$3 -no-reboot -S -gdb stdio"
+	case $1 in
+	i386) printf '%s' "qemu-system-i386 -M pc $common -device isa-debug-exit,iobase=0xf4,iosize=0x04" ;;
+	arm) printf '%s' "qemu-system-arm -M virt -cpu cortex-a15 $common -semihosting-config enable=on,target=native" ;;
+	esac
+	printf '%s' " -kernel $2 -append 'test autorun=\"mmbench;poweroff\"'"
+}
+
 # run_mmbench ARCH KERNEL LABEL MAX_SIZE KINDS: prints benchmark rows.
 run_mmbench() {
 	log=$(mktemp)
-	common="-m 128M -display none -nodefaults -serial file:$log -no-reboot -S -gdb stdio"
-	case $1 in
-	i386) qemu="qemu-system-i386 -M pc $common -device isa-debug-exit,iobase=0xf4,iosize=0x04" ;;
-	arm) qemu="qemu-system-arm -M virt -cpu cortex-a15 $common -semihosting-config enable=on,target=native" ;;
-	esac
-	qemu="$qemu -kernel $2 -append 'test autorun=\"mmbench;poweroff\"'"
-	MMBENCH_LABEL=$3 MMBENCH_MAX_SIZE=$4 MMBENCH_KINDS=$5 MMBENCH_QEMU=$qemu timeout 300 \
+	MMBENCH_LABEL=$3 MMBENCH_MAX_SIZE=$4 MMBENCH_KINDS=$5 \
+	MMBENCH_QEMU=$(mmbench_qemu "$1" "$2" "$log") timeout 300 \
 		gdb-multiarch -batch -nx -x tests/bench/qemu-mm.py "$2" 2>/dev/null |
 		grep '^row'
 	grep -q "pairs measured" "$log" ||
 		printf 'row\t%s\tmmbench did not finish\t-\t-\t-\t-\n' "$3"
+	rm -f "$log"
+}
+
+# profile_mmbench ARCH KERNEL KIND SIZE: instructions per function of the
+# measured pair of that kind and size, most first.
+profile_mmbench() {
+	log=$(mktemp)
+	MMBENCH_PROFILE="$3 $4" MMBENCH_LABEL=profile \
+	MMBENCH_QEMU=$(mmbench_qemu "$1" "$2" "$log") timeout 300 \
+		gdb-multiarch -batch -nx -x tests/bench/qemu-mm.py "$2" 2>/dev/null |
+		sed -n 's/^profile\t//p'
 	rm -f "$log"
 }
 
