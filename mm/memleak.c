@@ -1,6 +1,7 @@
 /*
- * The leak collector, part 1: tracking. Every allocator hook and
- * annotation of <kernel/memleak.h> ends here. Each tracked block gets a
+ * The leak collector, part 1: tracking. Every annotation of
+ * <kernel/memleak.h> ends here, and every allocation that lives long
+ * enough to leave its CPU's log (memleak_log.c). Each tracked block gets a
  * struct memleak_block, indexed by its address (and by its aliases, the
  * addresses of members that container_of() may be applied to) in a radix
  * tree, so that the scan (memleak_scan.c) maps any word to its block in a
@@ -9,7 +10,7 @@
  * Locking: memleak_lock (IRQs off) protects the tree and the blocks; it
  * is taken with no allocator lock held, and inside it only the metadata
  * caches' slab and page-allocator locks are taken. Each CPU's log of
- * recent allocations (see "The hooks") has a lock of its own, taken
+ * recent allocations (memleak_log.c) has a lock of its own, taken
  * before memleak_lock. Lock order: log lock -> memleak_lock -> slab
  * cache lock -> page allocator lock.
  * The collector's own allocations come from slab caches too: a per-CPU
@@ -22,9 +23,8 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include <kernel/smp.h>
-#include <kernel/stackchain.h>
+#include <kernel/stacktrace.h>
 #include <kernel/string.h>
-#include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/export.h>
 #include "memleak.h"
@@ -39,83 +39,6 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-/* ------------------------------------------------------------------ */
-/* Per CPU: the log of recent allocations and the hooks' flags         */
-
-/*
- * Recent allocations wait in a small log per CPU before they get their
- * metadata and their place in the tree: most kernel allocations are
- * freed again soon, by the CPU that made them, and such a pair then
- * costs its context (thread and backtrace, often the last one again)
- * and two looks at the log instead of a block, an interned trace and
- * tree inserts and deletes. Everything that reads the blocks
- * (a scan, 'memleak dump', 'memleak stats', the annotations) first
- * moves every log into the tree with memleak_flush_pending(); a free
- * that finds its block neither in its own CPU's log nor in the tree
- * does the same, since the block may wait in another CPU's log.
- *
- * Each log has its own lock, taken with interrupts off: a plain
- * test-and-set word, as it is taken on every hook by its own CPU and by
- * another one only to flush. The order is log lock -> memleak_lock, so
- * code holding memleak_lock never flushes. The logs are in .data, a scan
- * root: addresses are stored inverted, so that neither a waiting entry
- * nor a stale one counts as a reference.
- *
- * The hooks' code is written for the instruction count of a pair (see
- * docs/memleak.md): the log, its lock and the flags that send a hook off
- * its fast path share one address per CPU, and a context is checked with
- * task_switch_count[] and an unrolled compare of the frame records.
- */
-
-/*
- * Who allocated and from where, shared by the entries that agree: a
- * CPU allocating in a loop finds its context unchanged in the last one
- * (no task switch since, the same frame records: see
- * stack_chain_unchanged()) and neither copies the identity nor walks the
- * stack again. A chain shorter than MEMLEAK_TRACE_LENGTH is never
- * matched (fps[0] is then 0).
- */
-struct pending_ctx {
-	u64 switches;		/* task_switch_count[] of its CPU */
-	int pid;
-	u16 nr_entries;
-	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
-	unsigned long rets[MEMLEAK_TRACE_LENGTH];	/* save_stack_chain() */
-	unsigned long fps[MEMLEAK_TRACE_LENGTH + 1];
-};
-
-struct pending_alloc {
-	unsigned long start_inv;	/* ~start; 0: cancelled by a free */
-	size_t size;
-	unsigned long jiffies;
-	const struct pending_ctx *ctx;
-	s16 min_count;
-};
-
-struct pending_log {
-	unsigned int busy;	/* the log's lock: log_lock() */
-	union {
-		struct {
-			u8 in_collector;	/* see hook_enter() */
-			u8 untracked;		/* !memleak.tracking */
-		};
-		u16 bypass;	/* either: the hooks' fast paths may not run */
-	};
-	struct pending_alloc *next;	/* the first free slot */
-	struct pending_ctx *last_ctx;	/* the newest; NULL: none */
-	const u64 *switches;	/* &task_switch_count[its CPU], one load away */
-	struct pending_alloc allocs[MEMLEAK_PENDING_ALLOCS];
-	struct pending_ctx ctxs[MEMLEAK_PENDING_ALLOCS];
-};
-
-/*
- * Per CPU, the log and the hooks' flags, where one address finds both.
- * Not tracking until memleak_init() says so.
- */
-static struct pending_log pending_logs[NR_CPUS] = {
-	[0 ... NR_CPUS - 1] = { .untracked = true },
-};
-
 static struct kmem_cache *block_cache, *trace_cache, *area_cache, *node_cache;
 
 #define TRACE_HASH_SIZE 1024
@@ -127,56 +50,6 @@ static struct memleak_trace *trace_hash[TRACE_HASH_SIZE];
 static struct radix_tree_root alias_tree;
 
 static bool disable_reported;
-
-/* ------------------------------------------------------------------ */
-/* Entering and leaving the collector from a hook                      */
-
-/*
- * Interrupts off, then this CPU's flag; returns false (and leaves
- * interrupts as they were) when the collector is already running here,
- * which means the call comes from the collector's own allocations.
- */
-static bool hook_enter(unsigned long *flags)
-{
-	unsigned int cpu;
-
-	*flags = arch_irq_save();
-	cpu = smp_processor_id();
-	if (pending_logs[cpu].in_collector) {
-		arch_irq_restore(*flags);
-		return false;
-	}
-	pending_logs[cpu].in_collector = true;
-	return true;
-}
-
-static void hook_leave(unsigned long flags)
-{
-	pending_logs[smp_processor_id()].in_collector = false;
-	arch_irq_restore(flags);
-}
-
-/* The scan uses these to hold the lock with its own allocations untracked. */
-void memleak_enter(unsigned long *flags)
-{
-	*flags = arch_irq_save();
-	pending_logs[smp_processor_id()].in_collector = true;
-	spin_lock(&memleak_lock);
-}
-
-void memleak_leave(unsigned long flags)
-{
-	spin_unlock(&memleak_lock);
-	pending_logs[smp_processor_id()].in_collector = false;
-	arch_irq_restore(flags);
-}
-
-void memleak_set_tracking(bool on)
-{
-	memleak.tracking = on;
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
-		WRITE_ONCE(pending_logs[cpu].untracked, !on);
-}
 
 /*
  * Any internal failure ends up here: the collector stops tracking and
@@ -439,7 +312,7 @@ static void discard_block(struct memleak_block *b, const char *why)
 	memleak_disable(why);
 }
 
-static void create_block(unsigned long start, size_t size, int min_count,
+void memleak_create_block(unsigned long start, size_t size, int min_count,
 			 struct memleak_trace *key, unsigned long when,
 			 unsigned int cpu)
 {
@@ -497,7 +370,7 @@ static void orphan_freed(struct memleak_block *b)
 	dump_stack();
 }
 
-static void delete_block(unsigned long start)
+void memleak_delete_block(unsigned long start)
 {
 	struct memleak_block *b = memleak_lookup_block(start);
 
@@ -639,11 +512,11 @@ static void __init replay_op(const struct early_op *op)
 		strlcpy(key.comm, "boot", sizeof(key.comm));
 		key.nr_entries = op->nr_entries;
 		memcpy(key.entries, op->entries, sizeof(key.entries));
-		create_block(op->ptr, op->size, op->min_count, &key, jiffies,
+		memleak_create_block(op->ptr, op->size, op->min_count, &key, jiffies,
 			     smp_processor_id());
 		break;
 	case EARLY_FREE:
-		delete_block(op->ptr);
+		memleak_delete_block(op->ptr);
 		break;
 	case EARLY_PADDING:
 		pad_block(op->ptr, op->offset, op->size);
@@ -661,191 +534,7 @@ static void __init replay_op(const struct early_op *op)
 }
 
 /* ------------------------------------------------------------------ */
-/* The hooks                                                           */
-
-static inline void log_lock(struct pending_log *log)
-{
-	while (__atomic_exchange_n(&log->busy, 1, __ATOMIC_ACQUIRE))
-		arch_cpu_relax();
-}
-
-static inline void log_unlock(struct pending_log *log)
-{
-	__atomic_store_n(&log->busy, 0, __ATOMIC_RELEASE);
-}
-
-static void __init init_pending_logs(void)
-{
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		pending_logs[cpu].next = pending_logs[cpu].allocs;
-		pending_logs[cpu].switches = &task_switch_count[cpu];
-	}
-}
-
-/*
- * Gives every waiting allocation of log (CPU cpu's) its block; the log
- * lock held, interrupts off, this CPU inside the collector. A disabled
- * collector just empties it.
- */
-static void flush_log(struct pending_log *log, unsigned int cpu)
-{
-	spin_lock(&memleak_lock);
-	for (const struct pending_alloc *a = log->allocs;
-	     a < log->next && memleak.enabled; a++) {
-		const struct pending_ctx *c = a->ctx;
-		struct memleak_trace key = { .pid = c->pid,
-					     .nr_entries = c->nr_entries };
-
-		if (!a->start_inv)
-			continue;
-		memcpy(key.comm, c->comm, sizeof(key.comm));
-		for (unsigned int i = 0; i < c->nr_entries; i++)
-			key.entries[i] = stack_chain_call_site(c->rets[i]);
-		create_block(~a->start_inv, a->size, a->min_count, &key,
-			     a->jiffies, cpu);
-	}
-	/* last_ctx stays, to be found unchanged next time. */
-	log->next = log->allocs;
-	spin_unlock(&memleak_lock);
-}
-
-/* Flushes every CPU's log; this CPU inside the collector, no lock held. */
-static void flush_all_logs(void)
-{
-	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
-		struct pending_log *log = &pending_logs[cpu];
-
-		if (READ_ONCE(log->next) == log->allocs)
-			continue;
-		log_lock(log);
-		flush_log(log, cpu);
-		log_unlock(log);
-	}
-}
-
-void memleak_flush_pending(void)
-{
-	unsigned long flags;
-
-	if (!READ_ONCE(memleak.tracking) || !hook_enter(&flags))
-		return;
-	flush_all_logs();
-	hook_leave(flags);
-}
-
-/* Drops the cancelled entries at the end of the log, from a. */
-static inline void trim_log(struct pending_log *log, struct pending_alloc *a)
-{
-	while (a > log->allocs && !a[-1].start_inv)
-		a--;
-	log->next = a;
-}
-
-/*
- * The usual free: of the newest entry, the allocation just made. The
- * log lock held.
- */
-static inline bool cancel_newest(struct pending_log *log, unsigned long start)
-{
-	struct pending_alloc *a = log->next - 1;
-
-	if (a < log->allocs || a->start_inv != ~start)
-		return false;
-	trim_log(log, a);
-	return true;
-}
-
-/*
- * Takes start out of the log, if it waits there; the log lock held.
- * Newest entries first: a free usually follows its allocation closely.
- */
-static __noinline bool cancel_pending(struct pending_log *log,
-				      unsigned long start)
-{
-	struct pending_alloc *a = log->next;
-
-	while (a-- > log->allocs) {
-		if (a->start_inv != ~start)
-			continue;
-		a->start_inv = 0;
-		if (a + 1 == log->next)
-			trim_log(log, a);
-		return true;
-	}
-	return false;
-}
-
-/* A full log goes to the tree, this CPU inside the collector meanwhile. */
-static __noinline void flush_full_log(struct pending_log *log,
-				      unsigned int cpu)
-{
-	log->in_collector = true;
-	flush_log(log, cpu);
-	log->in_collector = false;
-}
-
-/*
- * A free slot for a new context. Only waiting entries use slots, so with
- * none waiting all are free; else the one after the last, and when that
- * was the last slot, the log is flushed first.
- */
-static inline struct pending_ctx *free_context_slot(struct pending_log *log,
-						    unsigned int cpu)
-{
-	struct pending_ctx *last = log->last_ctx;
-
-	if (log->next == log->allocs)
-		return log->ctxs;
-	if (last == &log->ctxs[MEMLEAK_PENDING_ALLOCS - 1]) {
-		flush_full_log(log, cpu);
-		return log->ctxs;
-	}
-	return last + 1;
-}
-
-/*
- * The context of an allocation that does not match the last one: a free
- * slot, with the identity (the last context's when no task switch came
- * in between) and a walk of the stack from fp.
- */
-static __noinline struct pending_ctx *
-new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
-	    u64 switches)
-{
-	const struct pending_ctx *last = log->last_ctx;
-	struct pending_ctx *c = free_context_slot(log, cpu);
-
-	if (last && last->switches == switches) {
-		unsigned long *to = (unsigned long *)c->comm;
-		const unsigned long *from = (const unsigned long *)last->comm;
-
-		/* Word by word: memcpy() would cost more than the identity. */
-		for (unsigned int i = 0; i < sizeof(c->comm) / sizeof(long); i++)
-			to[i] = from[i];
-		c->pid = last->pid;
-	} else {
-		task_current_identity(c->comm, sizeof(c->comm), &c->pid);
-	}
-	c->switches = switches;
-	log->last_ctx = c;
-	c->nr_entries = save_stack_chain(fp, c->rets, c->fps,
-					 MEMLEAK_TRACE_LENGTH);
-	if (c->nr_entries < MEMLEAK_TRACE_LENGTH)
-		c->fps[0] = 0;
-	return c;
-}
-
-/* The last context, when the allocation now at fp shares it; else NULL. */
-static inline struct pending_ctx *
-same_context(struct pending_log *log, unsigned long fp, u64 switches)
-{
-	struct pending_ctx *c = log->last_ctx;
-
-	if (!c || c->switches != switches || c->fps[0] != fp ||
-	    !stack_chain_unchanged(c->rets, c->fps, MEMLEAK_TRACE_LENGTH))
-		return NULL;
-	return c;
-}
+/* Annotations, and the hooks before memleak_init()                    */
 
 /*
  * Runs an annotation (or, before memleak_init(), any operation) the
@@ -858,10 +547,10 @@ static __noinline void do_op(enum early_op_type type, const void *ptr,
 {
 	unsigned long flags;
 
-	if (!ptr || !hook_enter(&flags))
+	if (!ptr || !memleak_hook_enter(&flags))
 		return;
 	if (READ_ONCE(memleak.tracking))
-		flush_all_logs();
+		memleak_flush_logs();
 	spin_lock(&memleak_lock);
 	if (!memleak.enabled)
 		goto out;
@@ -888,7 +577,7 @@ static __noinline void do_op(enum early_op_type type, const void *ptr,
 	}
 out:
 	spin_unlock(&memleak_lock);
-	hook_leave(flags);
+	memleak_hook_leave(flags);
 }
 
 /*
@@ -896,135 +585,17 @@ out:
  * the early log; with the collector running on this CPU (its own
  * allocations) or disabled it is dropped.
  */
-static __noinline void untracked_op(enum early_op_type type, const void *ptr,
-				    size_t size, int min_count)
+void memleak_untracked_alloc(const void *ptr, size_t size, int min_count)
 {
 	if (!READ_ONCE(memleak.initialized))
-		do_op(type, ptr, 0, size, min_count);
+		do_op(EARLY_ALLOC, ptr, 0, size, min_count);
 }
 
-/*
- * A hook's fast path starts here: interrupts off, and this CPU's log;
- * NULL (interrupts as they were) when this CPU may not take it: the
- * collector runs here (the call comes from its own allocations), or it
- * does not track (yet, or any more). Nothing on the fast paths
- * allocates, so unlike hook_enter() this does not mark the CPU.
- */
-static __always_inline struct pending_log *fast_enter(unsigned long *flags,
-						      unsigned int *cpu)
+void memleak_untracked_free(const void *ptr)
 {
-	struct pending_log *log;
-
-	*flags = arch_irq_save();
-	*cpu = smp_processor_id();
-	log = &pending_logs[*cpu];
-	/* Kept in a register: recomputed, it costs a multiply each time. */
-	OPTIMIZER_HIDE_VAR(log);
-	if (likely(!log->bypass))
-		return log;
-	arch_irq_restore(*flags);
-	return NULL;
+	if (!READ_ONCE(memleak.initialized))
+		do_op(EARLY_FREE, ptr, 0, 0, 0);
 }
-
-/*
- * The allocators' hook: the allocation goes to this CPU's log, with
- * its context (thread and backtrace). Not inlined: the backtrace starts
- * at this function's frame, whose return address is the allocator's
- * call site. Nothing here allocates or frees, so this CPU need not be
- * marked as inside the collector unless the log is full.
- */
-__noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
-{
-	unsigned long flags, fp;
-	struct pending_log *log;
-	u64 switches;
-	struct pending_alloc *a;
-	struct pending_ctx *c;
-	unsigned int cpu;
-
-	if (unlikely(!ptr))
-		return;
-	log = fast_enter(&flags, &cpu);
-	if (unlikely(!log)) {
-		untracked_op(EARLY_ALLOC, ptr, size, min_count);
-		return;
-	}
-	fp = (unsigned long)__builtin_frame_address(0);
-	log_lock(log);
-	if (unlikely(log->next == log->allocs + MEMLEAK_PENDING_ALLOCS))
-		flush_full_log(log, cpu);
-	switches = *log->switches;
-	c = same_context(log, fp, switches);
-	if (unlikely(!c))
-		c = new_context(log, cpu, fp, switches);
-	a = log->next++;
-	a->start_inv = ~(unsigned long)ptr;
-	a->size = size;
-	a->jiffies = jiffies;
-	a->min_count = (s16)min_count;
-	a->ctx = c;
-	log_unlock(log);
-	arch_irq_restore(flags);
-}
-EXPORT_SYMBOL(memleak_alloc);
-
-/*
- * A free whose block is not in this CPU's log: it is in the tree, or
- * in another CPU's log (flushed first), or it is no block at all.
- */
-static __noinline void free_tracked(unsigned long start, unsigned int cpu)
-{
-	pending_logs[cpu].in_collector = true;
-	spin_lock(&memleak_lock);
-	if (memleak.enabled && !memleak_lookup_block(start)) {
-		spin_unlock(&memleak_lock);
-		flush_all_logs();
-		spin_lock(&memleak_lock);
-	}
-	if (memleak.enabled)
-		delete_block(start);
-	spin_unlock(&memleak_lock);
-	pending_logs[cpu].in_collector = false;
-}
-
-/* The free hook, interrupts off (by the caller of either entry below). */
-static __always_inline void free_hook(const void *ptr)
-{
-	unsigned int cpu = smp_processor_id();
-	struct pending_log *log = &pending_logs[cpu];
-	bool cancelled;
-
-	OPTIMIZER_HIDE_VAR(log);
-	if (unlikely(log->bypass)) {
-		untracked_op(EARLY_FREE, ptr, 0, 0);
-		return;
-	}
-	log_lock(log);
-	cancelled = cancel_newest(log, (unsigned long)ptr) ||
-		    cancel_pending(log, (unsigned long)ptr);
-	log_unlock(log);
-	if (!cancelled)
-		free_tracked((unsigned long)ptr, cpu);
-}
-
-void memleak_free(const void *ptr)
-{
-	unsigned long flags;
-
-	if (unlikely(!ptr))
-		return;
-	flags = arch_irq_save();
-	free_hook(ptr);
-	arch_irq_restore(flags);
-}
-EXPORT_SYMBOL(memleak_free);
-
-void memleak_free_irqs_off(const void *ptr)
-{
-	if (likely(ptr))
-		free_hook(ptr);
-}
-
 void memleak_padding(const void *ptr, unsigned long offset, size_t size)
 {
 	do_op(EARLY_PADDING, ptr, offset, size, 0);
@@ -1316,7 +887,7 @@ void __init memleak_init(void)
 	memleak.initialized = true;
 	for (unsigned int i = 0; i < early_count && memleak.enabled; i++)
 		replay_op(&early_log[i]);
-	init_pending_logs();
+	memleak_init_logs();
 	memleak_set_tracking(memleak.enabled);
 	memleak_leave(flags);
 	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "

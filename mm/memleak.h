@@ -1,8 +1,8 @@
 /*
  * The leak collector's private data structures, shared by its files:
- * memleak.c (tracking and annotations), memleak_scan.c (the scan),
- * memleak_roots.c (the kernel's roots) and memleak_report.c (reports and
- * the 'memleak' command).
+ * memleak.c (blocks, traces and annotations), memleak_log.c (the hooks'
+ * fast path), memleak_scan.c (the scan), memleak_roots.c (the kernel's
+ * roots) and memleak_report.c (reports and the 'memleak' command).
  */
 #ifndef MM_MEMLEAK_H
 #define MM_MEMLEAK_H
@@ -146,20 +146,50 @@ extern struct spinlock memleak_lock;
 
 /* memleak.c */
 void memleak_disable(const char *why);
-/*
- * Sets memleak.tracking and its copy in every CPU's hook flags (host
- * tests turn a disabled collector back on with it).
- */
-void memleak_set_tracking(bool on);
 void memleak_trace_get(struct memleak_trace *t);
 void memleak_trace_put(struct memleak_trace *t);
 struct memleak_block *memleak_lookup_block(unsigned long addr);
 void memleak_get_block(struct memleak_block *b);
 void memleak_put_block(struct memleak_block *b);
+/*
+ * A block for an allocation (with the context of *key, interned here),
+ * and the removal of one at a free; memleak_lock held, this CPU inside
+ * the collector. Failures disable the collector.
+ */
+void memleak_create_block(unsigned long start, size_t size, int min_count,
+			  struct memleak_trace *key, unsigned long jiffies,
+			  unsigned int cpu);
+void memleak_delete_block(unsigned long start);
+/*
+ * A hook off its fast path: before memleak_init() the operation goes to
+ * the early log; with the collector running on this CPU (its own
+ * allocations) or disabled it is dropped.
+ */
+void memleak_untracked_alloc(const void *ptr, size_t size, int min_count);
+void memleak_untracked_free(const void *ptr);
+
+/* memleak_log.c */
+/*
+ * Interrupts off and this CPU marked as inside the collector, so that
+ * its own allocations are not tracked; false (interrupts as they were)
+ * when it already was.
+ */
+bool memleak_hook_enter(unsigned long *flags);
+void memleak_hook_leave(unsigned long flags);
+/* The same, for the scan: with memleak_lock taken. */
 void memleak_enter(unsigned long *flags);
 void memleak_leave(unsigned long flags);
+/*
+ * Sets memleak.tracking and its copy in every CPU's hook flags (host
+ * tests turn a disabled collector back on with it).
+ */
+void memleak_set_tracking(bool on);
 /* Gives the allocations still waiting in the per-CPU logs their blocks. */
 void memleak_flush_pending(void);
+/* The same, from inside the collector (memleak_hook_enter()), no lock held. */
+void memleak_flush_logs(void);
+/* At memleak_init(), before tracking starts. */
+void memleak_init_logs(void);
 
 /* memleak_scan.c */
 int memleak_scan(void);
