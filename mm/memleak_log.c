@@ -302,11 +302,12 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 	struct pending_ctx *c = free_context_slot(log, cpu);
 
 	if (last && last->switches == switches) {
-		unsigned long *to = (unsigned long *)c->comm;
 		const unsigned long *from = (const unsigned long *)last->comm;
+		unsigned long *to = (unsigned long *)c->comm;
+		const unsigned int words = sizeof(c->comm) / sizeof(long);
 
 		/* Word by word: memcpy() would cost more than the identity. */
-		for (unsigned int i = 0; i < sizeof(c->comm) / sizeof(long); i++)
+		for (unsigned int i = 0; i < words; i++)
 			to[i] = from[i];
 		c->pid = last->pid;
 	} else {
