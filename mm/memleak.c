@@ -127,8 +127,7 @@ static bool same_trace(const struct memleak_trace *a,
 	return true;
 }
 
-/* Returns the stored copy of *key, making one if needed; NULL on OOM. */
-static struct memleak_trace *intern_trace(struct memleak_trace *key)
+struct memleak_trace *memleak_intern_trace(struct memleak_trace *key)
 {
 	struct memleak_trace **bucket, *t;
 
@@ -313,14 +312,19 @@ static void discard_block(struct memleak_block *b, const char *why)
 }
 
 void memleak_create_block(unsigned long start, size_t size, int min_count,
-			 struct memleak_trace *key, unsigned long when,
-			 unsigned int cpu)
+			  struct memleak_trace *trace, unsigned long when,
+			  unsigned int cpu)
 {
 	struct memleak_block *b;
 	int err;
 
+	if (!trace) {
+		memleak_disable("out of memory for backtraces");
+		return;
+	}
 	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
 	if (!b) {
+		put_trace(trace);
 		memleak_disable("out of memory for block metadata");
 		return;
 	}
@@ -333,13 +337,8 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.cpu = (u8)cpu,
 		.jiffies = when,
 		.aliases = aliases_of_size(size),
+		.trace = trace,
 	};
-	b->trace = intern_trace(key);
-	if (!b->trace) {
-		kmem_cache_free(block_cache, b);
-		memleak_disable("out of memory for backtraces");
-		return;
-	}
 	/* The insert finds an overlap too: start already a key of a block. */
 	err = radix_tree_insert(&memleak.tree, memleak_key(start), b);
 	if (err == -EEXIST) {
@@ -370,15 +369,12 @@ static void orphan_freed(struct memleak_block *b)
 	dump_stack();
 }
 
-void memleak_delete_block(unsigned long start)
+bool memleak_try_delete_block(unsigned long start)
 {
 	struct memleak_block *b = memleak_lookup_block(start);
 
-	if (!b || b->start != start) {
-		printk("memleak: freeing unknown object at 0x%08lx\n", start);
-		dump_stack();
-		return;
-	}
+	if (!b || b->start != start)
+		return false;
 	if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING) &&
 	    (b->flags & MEMLEAK_REPORTED))
 		orphan_freed(b);
@@ -388,6 +384,15 @@ void memleak_delete_block(unsigned long start)
 	list_del(&b->node);
 	memleak.nr_blocks--;
 	memleak_put_block(b);
+	return true;
+}
+
+void memleak_delete_block(unsigned long start)
+{
+	if (!memleak_try_delete_block(start)) {
+		printk("memleak: freeing unknown object at 0x%08lx\n", start);
+		dump_stack();
+	}
 }
 
 /* The block that starts at ptr, or NULL after a warning naming what. */
@@ -512,8 +517,9 @@ static void __init replay_op(const struct early_op *op)
 		strlcpy(key.comm, "boot", sizeof(key.comm));
 		key.nr_entries = op->nr_entries;
 		memcpy(key.entries, op->entries, sizeof(key.entries));
-		memleak_create_block(op->ptr, op->size, op->min_count, &key, jiffies,
-			     smp_processor_id());
+		memleak_create_block(op->ptr, op->size, op->min_count,
+				     memleak_intern_trace(&key), jiffies,
+				     smp_processor_id());
 		break;
 	case EARLY_FREE:
 		memleak_delete_block(op->ptr);

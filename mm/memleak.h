@@ -152,14 +152,22 @@ struct memleak_block *memleak_lookup_block(unsigned long addr);
 void memleak_get_block(struct memleak_block *b);
 void memleak_put_block(struct memleak_block *b);
 /*
- * A block for an allocation (with the context of *key, interned here),
- * and the removal of one at a free; memleak_lock held, this CPU inside
- * the collector. Failures disable the collector.
+ * The stored copy of the context *key (a new one if needed), with a
+ * reference taken; NULL when out of memory.
+ */
+struct memleak_trace *memleak_intern_trace(struct memleak_trace *key);
+/*
+ * A block for an allocation, which takes over a reference to trace
+ * (NULL: out of memory), and the removal of one at a free (a warning
+ * when no block starts at start); memleak_lock held, this CPU inside the
+ * collector. Failures disable the collector.
  */
 void memleak_create_block(unsigned long start, size_t size, int min_count,
-			  struct memleak_trace *key, unsigned long jiffies,
+			  struct memleak_trace *trace, unsigned long jiffies,
 			  unsigned int cpu);
 void memleak_delete_block(unsigned long start);
+/* The same without the warning: false when no block starts there. */
+bool memleak_try_delete_block(unsigned long start);
 /*
  * A hook off its fast path: before memleak_init() the operation goes to
  * the early log; with the collector running on this CPU (its own

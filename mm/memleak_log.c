@@ -168,27 +168,42 @@ void __init memleak_init_logs(void)
 	}
 }
 
+/* The stored trace of context c, with a reference taken; NULL on OOM. */
+static struct memleak_trace *intern_context(const struct pending_ctx *c)
+{
+	struct memleak_trace key = { .pid = c->pid,
+				     .nr_entries = c->nr_entries };
+
+	memcpy(key.comm, c->comm, sizeof(key.comm));
+	for (unsigned int i = 0; i < c->nr_entries; i++)
+		key.entries[i] = stack_chain_call_site(c->rets[i]);
+	return memleak_intern_trace(&key);
+}
+
 /*
  * Gives every waiting allocation of log (CPU cpu's) its block; the log
  * lock held, interrupts off, this CPU inside the collector. A disabled
- * collector just empties it.
+ * collector just empties it. Entries that share a context (a loop) share
+ * its trace, looked up once.
  */
 static void flush_log(struct pending_log *log, unsigned int cpu)
 {
+	const struct pending_ctx *interned = NULL;
+	struct memleak_trace *trace = NULL;
+
 	spin_lock(&memleak_lock);
 	for (const struct pending_alloc *a = log->allocs;
 	     a < log->next && memleak.enabled; a++) {
-		const struct pending_ctx *c = a->ctx;
-		struct memleak_trace key = { .pid = c->pid,
-					     .nr_entries = c->nr_entries };
-
 		if (!a->start_inv)
 			continue;
-		memcpy(key.comm, c->comm, sizeof(key.comm));
-		for (unsigned int i = 0; i < c->nr_entries; i++)
-			key.entries[i] = stack_chain_call_site(c->rets[i]);
-		memleak_create_block(~a->start_inv, a->size, a->min_count, &key,
-			     a->jiffies, cpu);
+		if (a->ctx != interned) {
+			trace = intern_context(a->ctx);
+			interned = a->ctx;
+		} else if (trace) {
+			memleak_trace_get(trace);
+		}
+		memleak_create_block(~a->start_inv, a->size, a->min_count,
+				     trace, a->jiffies, cpu);
 	}
 	/* last_ctx stays, to be found unchanged next time. */
 	log->next = log->allocs;
@@ -407,13 +422,13 @@ static __noinline void free_tracked(unsigned long start, unsigned int cpu)
 {
 	pending_logs[cpu].in_collector = true;
 	spin_lock(&memleak_lock);
-	if (memleak.enabled && !memleak_lookup_block(start)) {
+	if (memleak.enabled && !memleak_try_delete_block(start)) {
 		spin_unlock(&memleak_lock);
 		memleak_flush_logs();
 		spin_lock(&memleak_lock);
+		if (memleak.enabled)
+			memleak_delete_block(start);
 	}
-	if (memleak.enabled)
-		memleak_delete_block(start);
 	spin_unlock(&memleak_lock);
 	pending_logs[cpu].in_collector = false;
 }
