@@ -8,7 +8,7 @@ labelled $MMBENCH_LABEL.
 
 With $MMBENCH_PROFILE set to "KIND SIZE" it prints instead, for that one
 pair, how many instructions ran in each function ("profile" lines, most
-first): tests/bench/pair-profile.sh."""
+first): tools/pair-profile."""
 import collections
 import os
 
