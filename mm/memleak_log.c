@@ -350,26 +350,21 @@ same_context(struct pending_log *log, unsigned long fp, u64 switches)
 }
 
 /*
- * A hook's fast path starts here: interrupts off, and this CPU's log;
- * NULL (interrupts as they were) when this CPU may not take it: the
- * collector runs here (the call comes from its own allocations), or it
- * does not track (yet, or any more). Nothing on the fast paths
- * allocates, so unlike memleak_hook_enter() this does not mark the CPU.
+ * A hook's fast path starts here, interrupts off: this CPU's log, or
+ * NULL when this CPU may not take it: the collector runs here (the call
+ * comes from its own allocations), or it does not track (yet, or any
+ * more). Nothing on the fast paths allocates, so unlike
+ * memleak_hook_enter() this does not mark the CPU.
  */
-static __always_inline struct pending_log *fast_enter(unsigned long *flags,
-						      unsigned int *cpu)
+static __always_inline struct pending_log *hook_log(unsigned int *cpu)
 {
 	struct pending_log *log;
 
-	*flags = arch_irq_save();
 	*cpu = smp_processor_id();
 	log = &pending_logs[*cpu];
 	/* Kept in a register: recomputed, it costs a multiply each time. */
 	OPTIMIZER_HIDE_VAR(log);
-	if (likely(!log->bypass))
-		return log;
-	arch_irq_restore(*flags);
-	return NULL;
+	return likely(!log->bypass) ? log : NULL;
 }
 
 /*
@@ -390,8 +385,10 @@ __noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 
 	if (unlikely(!ptr))
 		return;
-	log = fast_enter(&flags, &cpu);
+	flags = arch_irq_save();
+	log = hook_log(&cpu);
 	if (unlikely(!log)) {
+		arch_irq_restore(flags);
 		memleak_untracked_alloc(ptr, size, min_count);
 		return;
 	}
@@ -436,12 +433,12 @@ static __noinline void free_tracked(unsigned long start, unsigned int cpu)
 /* The free hook, interrupts off (by the caller of either entry below). */
 static __always_inline void free_hook(const void *ptr)
 {
-	unsigned int cpu = smp_processor_id();
-	struct pending_log *log = &pending_logs[cpu];
+	struct pending_log *log;
+	unsigned int cpu;
 	bool cancelled;
 
-	OPTIMIZER_HIDE_VAR(log);
-	if (unlikely(log->bypass)) {
+	log = hook_log(&cpu);
+	if (unlikely(!log)) {
 		memleak_untracked_free(ptr);
 		return;
 	}
