@@ -61,8 +61,8 @@ bool stack_bounds_of_current(unsigned long *low, unsigned long *high)
 
 /*
  * Stores the call sites above the frame at fp (or, for a chain, the
- * return addresses as they are, and the frame pointers they were read
- * at: fps[0] = fp, fps[i + 1] the one saved in record i). What repeated
+ * return addresses as they are, and where each record was: fps[0] = fp,
+ * fps[i + 1] the frame pointer saved in record i). What repeated
  * arch_prev_frame() steps give, in fewer instructions, as the leak
  * collector walks on allocations. The record bounds become one range
  * check per frame: [low, high) is word-aligned, so the record at fp lies
@@ -83,8 +83,6 @@ walk(unsigned long fp, unsigned long low, unsigned long high,
 	if (high - low < record || lo == 0)
 		return 0;
 	span = high - low - record;
-	if (chain)
-		*fps++ = fp;
 	while (entry < end) {
 		const unsigned long *words = (const unsigned long *)fp;
 		struct stack_frame caller;
@@ -98,7 +96,7 @@ walk(unsigned long fp, unsigned long low, unsigned long high,
 			break;
 		if (chain) {
 			*entry++ = caller.pc;
-			*fps++ = caller.fp;
+			*fps++ = fp;
 		} else {
 			*entry++ = arch_call_address(&caller);
 		}

@@ -602,6 +602,7 @@ void memleak_untracked_free(const void *ptr)
 	if (!READ_ONCE(memleak.initialized))
 		do_op(EARLY_FREE, ptr, 0, 0, 0);
 }
+
 void memleak_padding(const void *ptr, unsigned long offset, size_t size)
 {
 	do_op(EARLY_PADDING, ptr, offset, size, 0);

@@ -15,7 +15,7 @@
 #include <kernel/types.h>
 
 #define MEMLEAK_TRACE_LENGTH CONFIG_DEBUG_MEMLEAK_TRACE_LENGTH
-/* Allocations each CPU keeps in its log before they get blocks (memleak.c). */
+/* Allocations each CPU keeps in its log before they become blocks. */
 #define MEMLEAK_PENDING_ALLOCS 16
 #define MEMLEAK_COMM_LEN 16
 

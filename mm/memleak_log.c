@@ -61,7 +61,7 @@ struct pending_ctx {
 	u16 nr_entries;
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	unsigned long rets[MEMLEAK_TRACE_LENGTH];	/* save_stack_chain() */
-	unsigned long fps[MEMLEAK_TRACE_LENGTH + 1];
+	unsigned long fps[MEMLEAK_TRACE_LENGTH];	/* save_stack_chain() */
 };
 
 struct pending_alloc {

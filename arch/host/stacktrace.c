@@ -30,9 +30,9 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
  * glibc cannot start at a given frame, but our host code keeps frame
  * pointers: the return address in fp's record (x86-64: the word above
  * the saved frame pointer) is found among glibc's frames, and the trace
- * starts there. Only fps[0] is kept, and as 0: the chain cannot be
- * re-checked (stack_chain_unchanged() would read glibc's frames), so the
- * collector walks every time.
+ * starts there. fps[0] is set to 0, no frame pointer: the chain cannot
+ * be re-checked (stack_chain_unchanged() would read glibc's frames), so
+ * the collector walks every time.
  */
 unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 			      unsigned long *fps, unsigned int max)
@@ -46,8 +46,7 @@ unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 		;
 	for (; i < n && count < max; i++)
 		rets[count++] = (unsigned long)frames[i];
-	for (i = 0; i <= count; i++)
-		fps[i] = 0;
+	fps[0] = 0;
 	return count;
 }
 

@@ -16,9 +16,9 @@
  * inlined), as save_stack_trace() does, but keeps what it read as it was
  * in the records: rets[i] the return address in record i (rets[0] goes
  * back into the caller of fp's function; stack_chain_call_site() turns
- * one into the call site a trace names) and fps[i + 1] the frame pointer
- * saved there, with fps[0] = fp (max + 1 slots). Returns how many return
- * addresses it stored.
+ * one into the call site a trace names) and fps[i] where record i was
+ * (fps[0] = fp, then the frame pointer saved in the record before).
+ * Returns how many of each it stored.
  */
 unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 			      unsigned long *fps, unsigned int max);
