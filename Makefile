@@ -221,29 +221,32 @@ $(HOST_BUILD)/tests/%: $(HOST_BUILD)/tests/host/%.o $(HOST_BUILD)/libkhost.a \
 host-tests: check-tools $(HOST_TESTS)
 
 # ---------------------------------------------------------------- fuzz
-# libFuzzer targets (tests/fuzz/fuzz_*.c) over the parsers of untrusted
-# input (lib/elf.c, lib/cpio.c), built with clang and ASan/UBSan;
-# tests/fuzz/fuzz.t runs each for a few seconds under make test.
+# libFuzzer targets over the parsers of untrusted input, built with clang
+# and ASan/UBSan; tests/fuzz/fuzz.t runs each for a few seconds under make
+# test. Each target is tests/fuzz/fuzz_NAME.c plus the sources that its
+# own tests/fuzz/fuzz_NAME.mk names in FUZZ_SRCS_fuzz_NAME (lib/string.c
+# always), so that a new target touches no shared file.
 FUZZ_BUILD := build/fuzz
 FUZZ_CC ?= clang
 FUZZ_CFLAGS := $(filter-out -MMD -MP,$(HOST_CFLAGS)) -fsanitize=fuzzer-no-link
-FUZZ_LIB_SRCS := lib/elf.c lib/cpio.c lib/string.c
-FUZZ_LIB_OBJS := $(patsubst %.c,$(FUZZ_BUILD)/%.o,$(FUZZ_LIB_SRCS))
-FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,\
-	$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BINS := $(addprefix $(FUZZ_BUILD)/,$(FUZZ_NAMES))
 FUZZ_TESTS := $(wildcard tests/fuzz/*.t)
+include $(wildcard tests/fuzz/fuzz_*.mk)
+fuzz_objs = $(patsubst %.c,$(FUZZ_BUILD)/%.o,\
+	tests/fuzz/$(1).c lib/string.c $(FUZZ_SRCS_$(1)))
 
 $(FUZZ_BUILD)/%.o: %.c $(wildcard include/kernel/*.h)
 	@echo "  FUZZCC  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -c $< -o $@
 
-$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
+$(foreach t,$(FUZZ_NAMES),$(eval $(FUZZ_BUILD)/$(t): $(call fuzz_objs,$(t))))
+$(FUZZ_BINS):
 	@echo "  FUZZLD  $@"
 	$(Q)$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -o $@ $^
 
-.SECONDARY: $(FUZZ_LIB_OBJS) $(patsubst %,%.o,\
-	$(subst $(FUZZ_BUILD)/,$(FUZZ_BUILD)/tests/fuzz/,$(FUZZ_BINS)))
+.SECONDARY: $(sort $(foreach t,$(FUZZ_NAMES),$(call fuzz_objs,$(t))))
 
 .PHONY: fuzz
 fuzz: check-tools $(FUZZ_BINS)

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Runs each libFuzzer target of tests/fuzz/ (built by make test into
-build/fuzz/) for a short, fixed budget from a seed corpus of real inputs:
-the modules and boot archives of both arches when they are built. A
-crash, leak or sanitizer report fails the test and leaves the input in
+build/fuzz/) for a short, fixed budget from a seed corpus of real inputs.
+A target's tests/fuzz/fuzz_NAME.mk names its seeds in
+FUZZ_SEEDS_fuzz_NAME := GLOB ... (paths from the top of the tree: built
+modules, boot archives, files of tests/fuzz/corpus/); without it the
+target starts from nothing. A crash, leak or
+sanitizer report fails the test and leaves the input in
 build/fuzz/crashes/."""
 import glob
 import os
@@ -17,13 +20,26 @@ BUILD = os.path.join(ROOT, "build", "fuzz")
 RUNS = os.environ.get("FUZZ_RUNS", "300000")
 SECONDS = os.environ.get("FUZZ_SECONDS", "10")
 
-SEEDS = {
-    "fuzz_elf": "build/*/modules/*.ko",
-    "fuzz_cpio": "build/*/initrd.cpio",
-}
 
 
-def run(n, target):
+def targets():
+    """Each target's name and its seed globs, from tests/fuzz/fuzz_*.mk."""
+    found = {}
+    for src in sorted(glob.glob(os.path.join(HERE, "fuzz_*.c"))):
+        name = os.path.splitext(os.path.basename(src))[0]
+        globs = []
+        mk = os.path.join(HERE, name + ".mk")
+        if os.path.exists(mk):
+            with open(mk) as f:
+                for line in f:
+                    key, _, value = line.partition(":=")
+                    if key.strip() == "FUZZ_SEEDS_" + name:
+                        globs += value.split()
+        found[name] = globs
+    return found
+
+
+def run(n, target, globs):
     binary = os.path.join(BUILD, target)
     if not os.access(binary, os.X_OK):
         print("not ok %d - %s is built (make test builds it)" % (n, target))
@@ -31,7 +47,8 @@ def run(n, target):
     crashes = os.path.join(BUILD, "crashes")
     os.makedirs(crashes, exist_ok=True)
     with tempfile.TemporaryDirectory() as corpus:
-        seeds = glob.glob(os.path.join(ROOT, SEEDS[target]))
+        seeds = sorted(p for g in globs for p in glob.glob(os.path.join(ROOT, g))
+                       if os.path.isfile(p))
         for i, seed in enumerate(seeds):
             shutil.copy(seed, os.path.join(corpus, "seed%d" % i))
         proc = subprocess.run(
@@ -50,9 +67,10 @@ def run(n, target):
 
 def main():
     failed = 0
-    for n, target in enumerate(sorted(SEEDS), 1):
-        failed += not run(n, target)
-    print("1..%d" % len(SEEDS))
+    found = targets()
+    for n, target in enumerate(sorted(found), 1):
+        failed += not run(n, target, found[target])
+    print("1..%d" % len(found))
     return 1 if failed else 0
 
 
