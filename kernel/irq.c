@@ -15,6 +15,7 @@
 #include <kernel/printk.h>
 #include <kernel/sched.h>
 #include <kernel/shell.h>
+#include <kernel/smp.h>
 #include <kernel/spinlock.h>
 #include <kernel/task.h>
 
@@ -37,6 +38,8 @@ static struct irq_line irq_lines[NR_IRQS];
 static unsigned long spurious_count[NR_CPUS];
 
 unsigned int irq_nesting[NR_CPUS];
+/* The interrupted thread's preempt_count(), read at the outermost entry. */
+static unsigned int irq_interrupted_preempt[NR_CPUS];
 bool irqs_running;
 
 static int check_request(unsigned int irq, irq_handler_t handler,
@@ -150,14 +153,25 @@ void irq_enter(void)
 {
 	unsigned int cpu = smp_processor_id();
 
-	if (irq_nesting[cpu]++ == 0)
+	if (irq_nesting[cpu]++ == 0) {
 		task_irq_entered(cpu);
+		irq_interrupted_preempt[cpu] = preempt_count();
+	}
+}
+
+bool irq_interrupted_preemptible(void)
+{
+	if (in_irq())
+		return irq_interrupted_preempt[smp_processor_id()] == 0;
+	return preempt_count() == 0;
 }
 
 void irq_exit(void)
 {
 	unsigned int cpu = smp_processor_id();
 
+	if (irq_nesting[cpu] == 1)
+		smp_irq_exit();
 	if (--irq_nesting[cpu] == 0) {
 		task_irq_left(cpu);
 		sched_preempt_irq();

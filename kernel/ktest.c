@@ -1,12 +1,50 @@
 /*
  * The self-test runner: runs the suites registered with KTEST_SUITE()
  * and prints KTAP (one nested result block per suite), plus the
- * 'selftest' shell command.
+ * 'selftest' shell command, whose NAME=VALUE words after a suite's name
+ * are parameters that the suite reads with ktest_param() (a stress test's
+ * size, say).
  */
 #include <kernel/ktest.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
+
+#define MAX_PARAMS 8
+
+/* The running command's parameters; only 'selftest' sets them. */
+static struct {
+	const char *name[MAX_PARAMS];
+	unsigned long value[MAX_PARAMS];
+	unsigned int nr;
+} params;
+
+unsigned long ktest_param(const char *name, unsigned long def)
+{
+	for (unsigned int i = 0; i < params.nr; i++)
+		if (strcmp(params.name[i], name) == 0)
+			return params.value[i];
+	return def;
+}
+
+/* NAME=VALUE words into params (name points into argv); false on bad input. */
+static bool parse_params(int argc, char **argv)
+{
+	params.nr = 0;
+	for (int i = 0; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+
+		if (!eq || eq == argv[i] || params.nr == MAX_PARAMS ||
+		    kstrtoul(eq + 1, 0, &params.value[params.nr])) {
+			printk("selftest: bad parameter '%s' (NAME=NUMBER, at "
+			       "most %d)\n", argv[i], MAX_PARAMS);
+			return false;
+		}
+		*eq = '\0';
+		params.name[params.nr++] = argv[i];
+	}
+	return true;
+}
 
 void ktest_fail(struct ktest *t, const char *file, int line,
 		const char *fmt, ...)
@@ -102,15 +140,14 @@ static int cmd_selftest(int argc, char **argv)
 {
 	int failed;
 
-	if (argc > 2) {
-		printk("usage: selftest [list|SUITE]\n");
-		return 1;
-	}
 	if (argc == 2 && strcmp(argv[1], "list") == 0) {
 		list_suites();
 		return 0;
 	}
-	failed = ktest_run(argc == 2 ? argv[1] : NULL);
+	if (argc > 2 && !parse_params(argc - 2, argv + 2))
+		return 1;
+	failed = ktest_run(argc >= 2 ? argv[1] : NULL);
+	params.nr = 0;
 	if (failed < 0) {
 		printk("selftest: no suite named '%s' (try 'selftest list')\n",
 		       argv[1]);
@@ -118,5 +155,5 @@ static int cmd_selftest(int argc, char **argv)
 	}
 	return failed ? 1 : 0;
 }
-SHELL_COMMAND("selftest", cmd_selftest, "selftest [list|SUITE]",
+SHELL_COMMAND("selftest", cmd_selftest, "selftest [list|SUITE [NAME=N...]]",
 	      "run the in-kernel self-tests and print KTAP");

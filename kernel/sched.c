@@ -368,8 +368,11 @@ void preempt_enable(void)
 	 * With interrupts on, this cannot be a handler, and if the thread
 	 * moves CPU between the two reads, the schedule is just early.
 	 */
-	if (--t->preempt_count == 0 && READ_ONCE(sched_running) &&
-	    !irqs_disabled() && READ_ONCE(this_rq()->need_resched))
+	if (--t->preempt_count != 0 || irqs_disabled())
+		return;
+	/* A CPU held back from parking by a spinlock parks now. */
+	smp_preempt_point();
+	if (READ_ONCE(sched_running) && READ_ONCE(this_rq()->need_resched))
 		__schedule(true);
 }
 

@@ -8,6 +8,11 @@
  * waits, serving its own queue meanwhile, so two CPUs calling each
  * other with interrupts off both get through.
  *
+ * Parking: smp_park_others() sends every other CPU a cross call that
+ * spins until smp_unpark_others(), so that for a moment nothing but the
+ * caller runs, and every other CPU's registers lie on its stack (the
+ * leak collector reads them there).
+ *
  * Lock order: a call queue's lock is taken alone (func runs without it).
  */
 #include <kernel/smp.h>
@@ -160,6 +165,8 @@ static void wait_for_call(struct call_request *req, unsigned int cpu,
 		/* The target may have panicked: the stop IPI cannot get in. */
 		if (READ_ONCE(stopping))
 			smp_stop_this_cpu();
+		/* Nor can a request to park. */
+		smp_irq_exit();
 		serve_calls();
 		arch_cpu_relax();
 		if (!warned && ktime_get_ns() - start >
@@ -238,6 +245,169 @@ void on_each_cpu(void (*func)(void *), void *info, bool wait)
 	call_on_cpus(~0ul, func, info, wait);
 	func(info);
 	irq_restore(flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Parking the other CPUs                                              */
+
+/* How long smp_park_others() tries before it gives up. */
+#define PARK_TIMEOUT_MS 500
+
+/* Each CPU's, in smp_park.state: asked, said no, parked, gone again. */
+enum park_state { PARK_NONE, PARK_SENT, PARK_DECLINED, PARK_PARKED, PARK_LEFT };
+
+/*
+ * Spins until released. Its own frame lies below everything the CPU
+ * was doing, so sp[cpu] marks where that starts on the stack.
+ */
+static void __noinline park_spin(struct smp_park *park, unsigned int cpu)
+{
+	WRITE_ONCE(park->sp[cpu], (unsigned long)__builtin_frame_address(0));
+	__atomic_store_n(&park->state[cpu], PARK_PARKED, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&park->release, __ATOMIC_ACQUIRE)) {
+		if (READ_ONCE(stopping))
+			smp_stop_this_cpu();
+		arch_cpu_relax();
+	}
+}
+
+bool smp_debugger_stopped;
+
+/* Each CPU's request to park, until it is somewhere it may. */
+static struct smp_park *park_requests[NR_CPUS];
+
+/*
+ * Parks this CPU if asked to and if it may here, interrupts off: the
+ * registers of the code it was running are then in its trap frame above
+ * or in its callers' frames, and __builtin_unwind_init() spills the
+ * callee-saved ones into this frame. Code that holds a spinlock runs
+ * with preemption off: parked there, it would hold up every CPU that
+ * wants the lock, perhaps with interrupts off and deaf to cross calls.
+ * Such a CPU keeps the request and parks at its next preemption point.
+ */
+static void __noinline park_if_asked(unsigned int cpu)
+{
+	struct smp_park *park = park_requests[cpu];
+
+	__builtin_unwind_init();
+	if (!park)
+		return;
+	if (!irq_interrupted_preemptible()) {
+		__atomic_store_n(&park->state[cpu], PARK_DECLINED,
+				 __ATOMIC_RELEASE);
+		return;
+	}
+	park_requests[cpu] = NULL;
+	park_spin(park, cpu);
+	__atomic_store_n(&park->state[cpu], PARK_LEFT, __ATOMIC_RELEASE);
+}
+
+void smp_irq_exit(void)
+{
+	park_if_asked(smp_processor_id());
+}
+
+void smp_preempt_point(void)
+{
+	unsigned long flags;
+
+	if (!READ_ONCE(park_requests[smp_processor_id()]))
+		return;
+	flags = irq_save();
+	park_if_asked(smp_processor_id());
+	irq_restore(flags);
+}
+
+/*
+ * Asks every CPU not asked yet, through its park_requests[] and a
+ * reschedule IPI: it parks on its way out of the interrupt (not inside:
+ * the interrupt layer holds the line's lock, which every CPU needs for
+ * its next IPI), or later where it may. Returns how many are parked.
+ */
+static unsigned int ask_to_park(struct smp_park *park)
+{
+	unsigned int cpu, parked = 0;
+
+	for_each_cpu_in(cpu, park->mask) {
+		int state = __atomic_load_n(&park->state[cpu], __ATOMIC_ACQUIRE);
+
+		if (state == PARK_PARKED) {
+			parked++;
+		} else if (state == PARK_NONE) {
+			park->state[cpu] = PARK_SENT;
+			__atomic_store_n(&park_requests[cpu], park,
+					 __ATOMIC_RELEASE);
+			arch_send_ipi(cpu, IPI_RESCHEDULE);
+		}
+	}
+	return parked;
+}
+
+/* Whether some CPU is parked, or may be about to. */
+static bool parking_busy(struct smp_park *park)
+{
+	unsigned int cpu;
+
+	for_each_cpu_in(cpu, park->mask) {
+		int state = __atomic_load_n(&park->state[cpu], __ATOMIC_ACQUIRE);
+
+		if (state == PARK_SENT || state == PARK_PARKED)
+			return true;
+	}
+	return false;
+}
+
+static void unpark(struct smp_park *park)
+{
+	unsigned int cpu;
+
+	/* Requests not acted on yet are withdrawn. */
+	for_each_cpu_in(cpu, park->mask) {
+		struct smp_park *expected = park;
+
+		__atomic_compare_exchange_n(&park_requests[cpu], &expected, NULL,
+					    false, __ATOMIC_ACQ_REL,
+					    __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&park->release, 1, __ATOMIC_RELEASE);
+	/* park may live on the caller's stack: wait until it is unused. */
+	while (parking_busy(park))
+		arch_cpu_relax();
+	irq_restore(park->flags);
+}
+
+bool smp_park_others(struct smp_park *park)
+{
+	u64 deadline = ktime_get_ns() + PARK_TIMEOUT_MS * NSEC_PER_MSEC;
+	unsigned int self;
+
+	check_caller("smp_park_others");
+	park->flags = irq_save();
+	self = smp_processor_id();
+	park->mask = READ_ONCE(calls_ready) && !READ_ONCE(smp_debugger_stopped) ?
+			     READ_ONCE(cpu_online_mask) & ~(1ul << self) : 0;
+	park->nr = __builtin_popcountl(park->mask);
+	park->release = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		park->sp[cpu] = 0;
+		park->state[cpu] = PARK_NONE;
+	}
+	while (ask_to_park(park) < park->nr) {
+		if (READ_ONCE(stopping))
+			smp_stop_this_cpu();
+		if (ktime_get_ns() > deadline) {
+			unpark(park);
+			return false;
+		}
+		serve_calls();
+		arch_cpu_relax();
+	}
+	return true;
+}
+
+void smp_unpark_others(struct smp_park *park)
+{
+	unpark(park);
 }
 
 unsigned long smp_calls_served(unsigned int cpu)

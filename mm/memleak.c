@@ -233,14 +233,6 @@ struct memleak_block *memleak_lookup_block(unsigned long addr)
 	return radix_tree_lookup(&memleak.tree, memleak_key(addr));
 }
 
-/* The addresses a block is known by besides its start: padding, aliases. */
-#define for_each_block_key(b, i, key)                                        \
-	for (i = -1;                                                         \
-	     i < (int)((b)->aliases ? (b)->aliases->nr : 0) &&               \
-	     ((key = (b)->start + (b)->pad_offset +                          \
-		     (i < 0 ? 0 : (b)->aliases->offsets[i])), 1);            \
-	     i++)
-
 /* Inserts the extra keys; on failure removes the ones made. */
 static int insert_aliases(struct memleak_block *b)
 {
@@ -333,7 +325,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.start = start,
 		.size = size,
 		.min_count = (s16)min_count,
-		.flags = MEMLEAK_ALLOCATED,
+		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0),
 		.cpu = (u8)cpu,
 		.jiffies = when,
 		.aliases = aliases_of_size(size),
@@ -354,6 +346,9 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		discard_block(b, "out of memory for the address tree");
 		return;
 	}
+	/* A block new to the running scan is not white in it: see there. */
+	if (b->flags & MEMLEAK_NEW)
+		b->count = b->min_count;
 	b->refs = 1;
 	list_add_tail(&b->node, &memleak.blocks);
 	memleak.nr_blocks++;
@@ -375,9 +370,11 @@ bool memleak_try_delete_block(unsigned long start)
 
 	if (!b || b->start != start)
 		return false;
-	if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING) &&
-	    (b->flags & MEMLEAK_REPORTED))
-		orphan_freed(b);
+	if (b->flags & MEMLEAK_REPORTED) {
+		memleak.nr_freed_after_report++;
+		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
+			orphan_freed(b);
+	}
 	delete_aliases(b);
 	radix_tree_delete(&memleak.tree, memleak_key(start));
 	b->flags &= ~MEMLEAK_ALLOCATED;

@@ -59,6 +59,8 @@ struct memleak_alias_set {
 #define MEMLEAK_CHECKSUM_VALID (1 << 4)
 #define MEMLEAK_SUSPECT (1 << 5)	/* white and old enough after the last scan */
 #define MEMLEAK_CURSOR (1 << 6)		/* a list walk's place holder, no block */
+#define MEMLEAK_NEW (1 << 7)		/* allocated during the running scan */
+#define MEMLEAK_CONFIRMED (1 << 8)	/* white with the world stopped */
 
 /*
  * One tracked block: 56 bytes on our 32-bit targets (see docs/memleak.md).
@@ -100,6 +102,14 @@ static inline bool block_is_white(const struct memleak_block *b)
 	return !block_is_black(b) && b->count < b->min_count;
 }
 
+/* The addresses a block is known by besides its start: padding, aliases. */
+#define for_each_block_key(b, i, key)                                        \
+	for (i = -1;                                                         \
+	     i < (int)((b)->aliases ? (b)->aliases->nr : 0) &&               \
+	     ((key = (b)->start + (b)->pad_offset +                          \
+		     (i < 0 ? 0 : (b)->aliases->offsets[i])), 1);            \
+	     i++)
+
 /*
  * Radix-tree keys are addresses in words: blocks and aliases start on
  * word boundaries and the scan looks words up with their low bits
@@ -118,6 +128,8 @@ struct memleak_state {
 	bool tracking;		/* both: the hooks' fast paths may run */
 	bool stack_scan;	/* scan thread stacks as roots */
 	bool interior;		/* any interior pointer counts (else: aliases) */
+	bool marking;		/* a scan is past step 1: new blocks are NEW */
+	bool confirming;	/* the world is stopped for step 5 */
 	unsigned long min_age_jiffies;
 	struct radix_tree_root tree;	/* address (and aliases) -> block */
 	struct list_head blocks;
@@ -136,9 +148,22 @@ struct memleak_state {
 	unsigned long bytes_scanned;
 	unsigned long nr_suspects;
 	unsigned long nr_new;
+	/*
+	 * Blocks freed after a scan had reported them: each one was either
+	 * a live block reported as a leak, or a leak its owner freed through
+	 * a pointer it kept hidden (inverted, say).
+	 */
+	unsigned long nr_freed_after_report;
 	unsigned long scans;
 	u64 scan_irqoff_cycles;	/* longest IRQ-off window of the last scan */
 	u64 max_irqoff_cycles;	/* ... of every scan so far */
+	/* step 5: the world stopped to confirm white blocks */
+	unsigned long pauses;
+	unsigned long pause_failures;	/* the world could not be stopped */
+	unsigned long nr_rescued;	/* white blocks it found referenced */
+	u64 pause_cycles;	/* the last pause */
+	unsigned long pause_bytes;	/* read in the last pause */
+	u64 max_pause_cycles;
 };
 
 extern struct memleak_state memleak;
@@ -192,6 +217,8 @@ void memleak_leave(unsigned long flags);
  * tests turn a disabled collector back on with it).
  */
 void memleak_set_tracking(bool on);
+/* Scans the allocations waiting in the logs; the world stopped. */
+void memleak_scan_pending(void);
 /* Gives the allocations still waiting in the per-CPU logs their blocks. */
 void memleak_flush_pending(void);
 /* The same, from inside the collector (memleak_hook_enter()), no lock held. */
@@ -214,6 +241,15 @@ void memleak_list_take(struct memleak_block_list *list,
 void memleak_wipe_stack(void);
 /* Where memleak_scan()'s frame begins, for the stack roots. */
 extern unsigned long memleak_stack_floor;
+
+/*
+ * memleak_roots.c (arch/host/memleak.c in host builds): every other CPU
+ * parked with interrupts off, its registers on its stack, where the
+ * stack roots read them; interrupts off here too until resumed. False
+ * when some CPU could not be stopped (then nothing is).
+ */
+bool memleak_stop_world(void);
+void memleak_resume_world(void);
 
 /* memleak_thread.c (arch/host/memleak.c in host builds) */
 int memleak_set_auto_scan(const char *value);

@@ -37,9 +37,10 @@
  * Each log has its own lock, taken with interrupts off: a plain
  * test-and-set word, as it is taken on every hook by its own CPU and by
  * another one only to flush. The order is log lock -> memleak_lock, so
- * code holding memleak_lock never flushes. The logs are in .data, a scan
- * root: addresses are stored inverted, so that neither a waiting entry
- * nor a stale one counts as a reference.
+ * code holding memleak_lock never flushes. The logs are kept out of the
+ * scan roots (__memleak_noscan_data), and their addresses are stored
+ * inverted as well, for a host program that registers its .data whole:
+ * neither a waiting entry nor a stale one may count as a reference.
  *
  * The hooks' code is written for the instruction count of a pair (see
  * docs/memleak.md): the log, its lock and the flags that send a hook off
@@ -92,7 +93,7 @@ struct pending_log {
  * Per CPU, the log and the hooks' flags, where one address finds both.
  * Not tracking until memleak_init() says so.
  */
-static struct pending_log pending_logs[NR_CPUS] = {
+static struct pending_log pending_logs[NR_CPUS] __memleak_noscan_data = {
 	[0 ... NR_CPUS - 1] = { .untracked = true },
 };
 
@@ -232,6 +233,25 @@ void memleak_flush_pending(void)
 		return;
 	memleak_flush_logs();
 	memleak_hook_leave(flags);
+}
+
+/*
+ * The world is stopped (memleak_scan.c, step 5): no hook runs and no
+ * log lock is held, so the logs are read without it. Their allocations
+ * are no blocks yet, but may hold the last pointer to one.
+ */
+void memleak_scan_pending(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const struct pending_log *log = &pending_logs[cpu];
+
+		for (const struct pending_alloc *a = log->allocs;
+		     log->next && a < log->next; a++)
+			if (a->start_inv)
+				memleak_scan_range((const void *)~a->start_inv,
+						   (const char *)~a->start_inv +
+							   a->size);
+	}
 }
 
 /* Drops the cancelled entries at the end of the log, from a. */

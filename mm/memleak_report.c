@@ -281,6 +281,7 @@ static int cmd_stats(void)
 	printk("bytes scanned:  %lu (last scan)\n", memleak.bytes_scanned);
 	printk("suspected:      %lu (%lu new at the last scan)\n",
 	       memleak.nr_suspects, memleak.nr_new);
+	printk("freed after reported: %lu\n", memleak.nr_freed_after_report);
 	printk("longest irq-off window: %llu us in the last scan, %llu us in "
 	       "any (%llu/%llu cycles at %llu Hz)\n",
 	       (unsigned long long)cycles_to_ns(memleak.scan_irqoff_cycles) / 1000,
@@ -288,6 +289,14 @@ static int cmd_stats(void)
 	       (unsigned long long)memleak.scan_irqoff_cycles,
 	       (unsigned long long)memleak.max_irqoff_cycles,
 	       (unsigned long long)arch_cycles_hz());
+	printk("world stopped:  %lu times to confirm white blocks, the last "
+	       "for %llu us (%lu bytes read), the longest %llu us; %lu blocks "
+	       "found referenced then; %lu times it could not be\n",
+	       memleak.pauses,
+	       (unsigned long long)cycles_to_ns(memleak.pause_cycles) / 1000,
+	       memleak.pause_bytes,
+	       (unsigned long long)cycles_to_ns(memleak.max_pause_cycles) / 1000,
+	       memleak.nr_rescued, memleak.pause_failures);
 	printk("stack scanning: %s, pointers: %s, minimum age: %lu ms\n",
 	       memleak.stack_scan ? "on" : "off",
 	       memleak.interior ? "any interior pointer" : "start or alias",

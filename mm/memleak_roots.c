@@ -11,17 +11,19 @@
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
+#include <kernel/smp.h>
 #include <kernel/task.h>
 #include "memleak.h"
 
-extern char _sdata[], _edata[], __bss_start[], __bss_stop[];
+extern char __noscan_data_end[], _edata[], __noscan_bss_end[], __bss_stop[];
 extern char boot_stack[], boot_stack_top[];
 
+/* The noscan parts come first in .data and .bss: linker/sections.ld. */
 static void scan_data_and_bss(void)
 {
-	memleak_scan_range(_sdata, _edata);
+	memleak_scan_range(__noscan_data_end, _edata);
 	/* The boot stack lives in .bss; it is a thread stack, scanned as such. */
-	memleak_scan_range(__bss_start, boot_stack);
+	memleak_scan_range(__noscan_bss_end, boot_stack);
 	memleak_scan_range(boot_stack_top, __bss_stop);
 }
 MEMLEAK_ROOT("data and bss", scan_data_and_bss);
@@ -44,6 +46,40 @@ static void scan_per_cpu_areas(void)
 }
 MEMLEAK_ROOT("per-cpu areas", scan_per_cpu_areas);
 
+/*
+ * Stopping the world for the scan's last step: each parked CPU's stack
+ * pointer, below which nothing of what it was doing lies.
+ */
+static struct smp_park park __memleak_noscan;
+
+bool memleak_stop_world(void)
+{
+	return smp_park_others(&park);
+}
+
+void memleak_resume_world(void)
+{
+	smp_unpark_others(&park);
+}
+
+/*
+ * A thread running on a parked CPU: task_for_each_live_stack() gives its
+ * whole stack, but only what lies above the parked CPU's stack pointer
+ * is live.
+ */
+static const void *parked_low(const void *low, const void *high)
+{
+	if (!memleak.confirming)
+		return low;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		const void *sp = (const void *)park.sp[cpu];
+
+		if (sp > low && sp < high)
+			return sp;
+	}
+	return low;
+}
+
 #define MAX_STACKS 128
 
 /* The live stack ranges, noted with the thread list locked. */
@@ -64,6 +100,8 @@ static void note_stack(const void *low, const void *high, void *ctx)
 	if ((unsigned long)low <= memleak_stack_floor &&
 	    memleak_stack_floor < (unsigned long)high)
 		low = (const void *)memleak_stack_floor;
+	else
+		low = parked_low(low, high);
 	r->low[r->nr] = low;
 	r->high[r->nr++] = high;
 }
@@ -72,13 +110,16 @@ static void note_stack(const void *low, const void *high, void *ctx)
  * The ranges are noted first and scanned afterwards, chunk by chunk, so
  * that interrupts are never off for more than a chunk. A thread may
  * exit in between: its freed stack is still mapped, so this reads stale
- * words at worst (a possible false negative, never a fault).
+ * words at worst (a possible false negative, never a fault). With the
+ * world stopped to confirm the white blocks, the stacks are always
+ * read: they hold the registers of every thread that is not running,
+ * and of every parked CPU, where a pointer in transit lives.
  */
 static void scan_thread_stacks(void)
 {
-	static struct stack_ranges ranges;
+	static struct stack_ranges ranges __memleak_noscan;
 
-	if (!memleak.stack_scan)
+	if (!memleak.stack_scan && !memleak.confirming)
 		return;
 	ranges.nr = 0;
 	ranges.overflow = false;

@@ -14,7 +14,23 @@
  *      scan areas only, when it has any), which may append more;
  *   4. white blocks whose contents changed since the previous scan are
  *      probably in use: they are made gray and rescanned, not reported;
- *   5. the blocks still white (and old enough) are the suspected leaks.
+ *   5. the blocks still white are checked once more with the world
+ *      stopped (confirm_white_blocks()), and those still white then (and
+ *      old enough) are the suspected leaks.
+ *
+ * Steps 1-4 run while the other CPUs go on, so they can miss a pointer:
+ * one in a register or on a stack while its owner moves it, one stored
+ * into memory already scanned. Step 5 makes that impossible. With every
+ * other CPU parked, it reads all the memory the scan reads, plus the
+ * live part of every thread stack, where the registers of a parked CPU
+ * or a switched-out thread are saved; only the white blocks can still
+ * gain references, so a bitmap of their addresses passes over the rest
+ * at little more than the cost of reading it. Blocks allocated after
+ * step 1 are never white in this scan (MEMLEAK_NEW): the roots may have
+ * been scanned before their pointer was stored. A block confirmed white
+ * stays so until it gains a reference (nothing can create a pointer to
+ * memory nobody points to), so later scans stop the world only for
+ * blocks that were not confirmed before.
  *
  * Memory is scanned in chunks of at most SCAN_CHUNK bytes, and the
  * block list walked in batches of WALK_BATCH blocks, each with
@@ -28,6 +44,7 @@
 #include <kernel/cycles.h>
 #include <kernel/errno.h>
 #include <kernel/printk.h>
+#include <kernel/string.h>
 #include <kernel/time.h>
 #include "memleak.h"
 
@@ -35,6 +52,17 @@
 
 /* The gray list; only the (single) running scan touches it. */
 static struct memleak_block *gray_head, *gray_tail;
+
+/*
+ * Step 5's filter: a bit per hash of each 64-byte granule where a white
+ * block may be referenced (its start and aliases; all of it with
+ * interior pointers). A word whose bit is clear refers to no white
+ * block. Bit patterns, no pointers: kept out of the roots.
+ */
+#define LONG_BITS (8 * sizeof(long))
+#define FILTER_BITS 16384
+#define FILTER_GRANULE_SHIFT 6
+static unsigned long white_filter[FILTER_BITS / LONG_BITS] __memleak_noscan;
 
 /* Serialises scans: a second 'memleak' waits for none, it is refused. */
 static bool scan_running;
@@ -62,9 +90,11 @@ void __noinline memleak_wipe_stack(void)
 		area[i] = 0;
 }
 
+/* A block that gains a reference needs confirming again once white. */
 static void gray_push(struct memleak_block *b)
 {
 	memleak_get_block(b);
+	b->flags &= ~MEMLEAK_CONFIRMED;
 	b->gray_next = NULL;
 	if (gray_tail)
 		gray_tail->gray_next = b;
@@ -100,18 +130,54 @@ static void scan_unlock(unsigned long flags)
 	memleak_leave(flags);
 }
 
-/* The block a scanned word refers to, under the current pointer rules. */
+static unsigned int filter_bit(unsigned long addr)
+{
+	u32 granule = (u32)(addr >> FILTER_GRANULE_SHIFT);
+
+	return (granule * 2654435761u) >> (32 - __builtin_ctz(FILTER_BITS));
+}
+
+static bool filter_has(unsigned long addr)
+{
+	unsigned int bit = filter_bit(addr);
+
+	return white_filter[bit / LONG_BITS] & (1ul << (bit % LONG_BITS));
+}
+
+static void filter_add(unsigned long addr)
+{
+	unsigned int bit = filter_bit(addr);
+
+	white_filter[bit / LONG_BITS] |= 1ul << (bit % LONG_BITS);
+}
+
+/*
+ * Whether value may refer to a white block, before any tree walk: small
+ * numbers, text addresses... fall outside the bounds of all blocks (they
+ * only grow); with the world stopped, the filter says more.
+ */
+static bool maybe_a_block(unsigned long value)
+{
+	if (~value > memleak.min_addr_inv || ~value <= memleak.max_addr_inv)
+		return false;
+	return !memleak.confirming || filter_has(value);
+}
+
+/*
+ * The block a scanned word refers to. A word refers to a block when it
+ * is its start or one of its aliases: word-aligned addresses, so a word
+ * with low bits set (a page-table entry: an address with flags) refers
+ * to none. With interior=on, any address inside the block does.
+ */
 static struct memleak_block *block_referenced(unsigned long value)
 {
 	struct memleak_block *b;
 	unsigned long start;
 
-	value &= ~(sizeof(long) - 1);
-	/* Small numbers, text addresses...: no tree walk (the bounds only grow). */
-	if (~value > memleak.min_addr_inv || ~value <= memleak.max_addr_inv)
+	if (!maybe_a_block(value))
 		return NULL;
 	if (!memleak.interior)
-		return memleak_lookup_block(value);
+		return value % sizeof(long) ? NULL : memleak_lookup_block(value);
 	b = radix_tree_lookup_le(&memleak.tree, memleak_key(value), &start);
 	if (b && value < b->start + b->size)
 		return b;
@@ -150,7 +216,10 @@ static void scan_range(unsigned long start, unsigned long end,
 		}
 		scan_words((const unsigned long *)start,
 			   (const unsigned long *)ALIGN_DOWN(stop, sizeof(long)));
-		memleak.bytes_scanned += stop - start;
+		if (memleak.confirming)
+			memleak.pause_bytes += stop - start;
+		else
+			memleak.bytes_scanned += stop - start;
 		scan_unlock(flags);
 		start = stop;
 	}
@@ -252,15 +321,24 @@ static void reset_color(struct memleak_block *b, void *ctx)
 {
 	(void)ctx;
 	b->count = 0;
-	b->flags &= ~MEMLEAK_SUSPECT;
+	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW);
 	if (block_is_gray(b))
 		gray_push(b);
 }
 
-/* Step 1: everything white, the never-leaking blocks gray. */
+/*
+ * Step 1: everything white, the never-leaking blocks gray. The walk
+ * also visits the blocks created meanwhile (they join the end of the
+ * list); from its end on, new blocks are MEMLEAK_NEW (memleak.c).
+ */
 static void reset_colors(void)
 {
+	unsigned long flags;
+
 	memleak_walk_blocks(reset_color, NULL);
+	scan_lock(&flags);
+	memleak.marking = true;
+	scan_unlock(flags);
 }
 
 static void scan_roots(void)
@@ -345,6 +423,123 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 	return true;
 }
 
+/* ------------------------------------------------------------------ */
+/* Step 5: the white blocks checked again with the world stopped        */
+
+/* The filter's bits for one white block; count starts again from 0. */
+static void filter_white_block(struct memleak_block *b)
+{
+	unsigned long key, end = b->start + b->size;
+	int i;
+
+	b->count = 0;
+	if (memleak.interior) {
+		for (key = b->start; key < end; key += 1ul << FILTER_GRANULE_SHIFT)
+			filter_add(key);
+		filter_add(end - 1);
+		return;
+	}
+	filter_add(b->start);
+	for_each_block_key(b, i, key)
+		filter_add(key);
+}
+
+/*
+ * Fills the filter from the white blocks of list; returns how many of
+ * them were never confirmed (0: no need to stop the world).
+ */
+static unsigned long build_white_filter(struct memleak_block *list)
+{
+	unsigned long flags, unconfirmed = 0;
+
+	memset(white_filter, 0, sizeof(white_filter));
+	scan_lock(&flags);
+	for (struct memleak_block *b = list; b; b = b->list_next) {
+		if (!(b->flags & MEMLEAK_ALLOCATED) || !block_is_white(b))
+			continue;
+		filter_white_block(b);
+		unconfirmed += !(b->flags & MEMLEAK_CONFIRMED);
+	}
+	scan_unlock(flags);
+	return unconfirmed;
+}
+
+/* Every other block is scanned in full: it may hold the last pointer. */
+static void gray_if_not_white(struct memleak_block *b, void *ctx)
+{
+	(void)ctx;
+	if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b) &&
+	    !block_is_white(b))
+		gray_push(b);
+}
+
+/*
+ * The world could not be stopped: the white blocks never confirmed are
+ * not reported by this scan (made gray), the next one tries again.
+ */
+static void skip_unconfirmed(struct memleak_block *list)
+{
+	unsigned long flags;
+
+	scan_lock(&flags);
+	for (struct memleak_block *b = list; b; b = b->list_next)
+		if (block_is_white(b) && !(b->flags & MEMLEAK_CONFIRMED))
+			b->count = b->min_count;
+	memleak.pause_failures++;
+	scan_unlock(flags);
+}
+
+/* What is white after the world was stopped stays so: confirmed. */
+static void note_confirmed(struct memleak_block *list)
+{
+	for (struct memleak_block *b = list; b; b = b->list_next) {
+		if (!(b->flags & MEMLEAK_ALLOCATED))
+			continue;
+		if (block_is_white(b))
+			b->flags |= MEMLEAK_CONFIRMED;
+		else
+			memleak.nr_rescued++;
+	}
+}
+
+/*
+ * Step 5. The other CPUs are parked (memleak_stop_world()), so nothing
+ * moves: the roots, the live stacks (whatever memleak.stack_scan says),
+ * the allocations still waiting in the logs and every non-white block
+ * are read once more, and a white block referenced from there turns
+ * gray and is read too. The pause is timed for 'memleak stats'.
+ */
+static void confirm_white_blocks(struct memleak_block *list)
+{
+	unsigned long flags;
+	u64 t0;
+
+	if (!build_white_filter(list))
+		return;
+	if (!memleak_stop_world()) {
+		skip_unconfirmed(list);
+		return;
+	}
+	t0 = arch_cycles();
+	memleak.pause_bytes = 0;
+	scan_lock(&flags);
+	memleak.confirming = true;
+	scan_unlock(flags);
+	memleak_walk_blocks(gray_if_not_white, NULL);
+	scan_roots();
+	memleak_scan_pending();
+	drain_gray_list();
+	scan_lock(&flags);
+	note_confirmed(list);
+	memleak.confirming = false;
+	scan_unlock(flags);
+	memleak.pause_cycles = arch_cycles() - t0;
+	if (memleak.pause_cycles > memleak.max_pause_cycles)
+		memleak.max_pause_cycles = memleak.pause_cycles;
+	memleak.pauses++;
+	memleak_resume_world();
+}
+
 static bool old_enough(const struct memleak_block *b, unsigned long now)
 {
 	return now - b->jiffies >= memleak.min_age_jiffies;
@@ -361,11 +556,14 @@ static void mark_suspect(struct memleak_block *b)
 	}
 }
 
-/* Steps 4 and 5: rescan the changed blocks, mark the rest as suspects. */
-static void find_suspects(void)
+/*
+ * Steps 4 and 5: rescan the changed blocks, confirm the white ones,
+ * mark them as suspects. Ages count to the start of the scan (now).
+ */
+static void find_suspects(unsigned long now)
 {
 	struct memleak_block *list = collect_white(), *b, *next;
-	unsigned long flags, now = jiffies, n;
+	unsigned long flags, n;
 	bool rescan = false;
 	u32 sum;
 
@@ -379,6 +577,7 @@ static void find_suspects(void)
 	}
 	if (rescan)
 		drain_gray_list();
+	confirm_white_blocks(list);
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = 0;
 	for (b = list, n = 0; b; b = next, n++) {
@@ -415,6 +614,7 @@ static bool claim_scan(void)
  */
 int memleak_scan(void)
 {
+	unsigned long start = jiffies, flags;
 	u64 t0;
 
 	memleak_flush_pending();
@@ -427,10 +627,13 @@ int memleak_scan(void)
 	reset_colors();
 	scan_roots();
 	drain_gray_list();
-	find_suspects();
+	find_suspects(start);
+	scan_lock(&flags);
+	memleak.marking = false;
 	memleak.scan_cycles = arch_cycles() - t0;
 	memleak.scan_jiffies = jiffies;
 	memleak.scans++;
 	scan_running = false;
+	scan_unlock(flags);
 	return 0;
 }

@@ -1,10 +1,22 @@
 /*
  * Self-test of the collector under concurrency: scans run while a thread
  * on every CPU allocates and frees as fast as it can (kmalloc of many
- * sizes, cache objects, vmalloc). Nothing may crash, no block may be
- * reported that is reachable, and every block freed during a scan must
- * really be gone from the collector afterwards.
+ * sizes, cache objects, vmalloc), and now and then leaks a block on
+ * purpose. The test knows the truth at every moment, so it checks both
+ * ways:
+ *
+ *   - no false report: a worker only frees blocks it still holds, so a
+ *     block freed after a scan reported it was a live block reported as
+ *     a leak (memleak.nr_freed_after_report, which every free checks);
+ *   - no missed leak: once the workers are done, a scan must report
+ *     exactly the blocks they leaked on purpose, and no other.
+ *
+ * Parameters ('selftest memleak_stress ops=N leak_every=M'): the number
+ * of alloc/free operations of all workers together, and one deliberate
+ * leak per M operations of each worker. The leaked blocks' addresses are
+ * kept inverted, so that the test's own bookkeeping is no reference.
  */
+#include <kernel/errno.h>
 #include <kernel/ktest.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
@@ -18,8 +30,10 @@
 
 #define STRESS_NAME "kt-mlstress"
 #define SLOTS_PER_CPU 64
-#define STRESS_SCANS 5
-#define STRESS_MAX_SCANS 1000
+#define LEAKS_PER_CPU 64
+#define DEFAULT_OPS 4000
+#define DEFAULT_LEAK_EVERY 500
+#define STRESS_MIN_SCANS 3
 #define STRESS_WAIT_MS 2000
 
 enum stress_kind { STRESS_NONE, STRESS_KMALLOC, STRESS_CACHE, STRESS_VMALLOC };
@@ -30,8 +44,15 @@ static struct stress_slot {
 	enum stress_kind kind;
 } stress_slots[NR_CPUS][SLOTS_PER_CPU];
 
+/* The blocks leaked on purpose, as ~address: no reference to them. */
+static struct stress_leaks {
+	unsigned long addr_inv[LEAKS_PER_CPU];
+	unsigned int nr;
+} stress_leaks[NR_CPUS];
+
 static struct kmem_cache *stress_cache;
-static bool stress_stop;
+static long stress_ops_left;
+static unsigned long stress_leak_every;
 static unsigned long stress_ops[NR_CPUS];
 
 static void stress_release(struct stress_slot *s)
@@ -69,24 +90,51 @@ static void stress_fill(struct stress_slot *s, u32 r)
 		s->kind = STRESS_NONE;
 }
 
-/* Replaces a random slot of this CPU's row: the new block first. */
+/* A kmalloc block that nothing will point to: its address kept inverted. */
+static void stress_leak(struct stress_leaks *leaks, u32 r)
+{
+	void *p;
+
+	if (leaks->nr == LEAKS_PER_CPU)
+		return;
+	p = kmalloc(16 + (r >> 8) % 512, GFP_KERNEL);
+	if (!p)
+		return;
+	memset(p, 0x5a, 16);
+	leaks->addr_inv[leaks->nr++] = ~(unsigned long)p;
+}
+
+static u32 xorshift(u32 r)
+{
+	r ^= r << 13;
+	r ^= r >> 17;
+	r ^= r << 5;
+	return r;
+}
+
+/*
+ * Replaces a random slot of this CPU's row, the new block first, until
+ * the operations run out; a deliberate leak in the middle of every
+ * stress_leak_every operations, so that none is the worker's last act
+ * (its registers are scan roots while it runs).
+ */
 static int stress_worker(void *arg)
 {
-	struct stress_slot *row = stress_slots[smp_processor_id()];
+	unsigned int cpu = smp_processor_id();
+	struct stress_slot *row = stress_slots[cpu];
 	u32 r = 2463534242u ^ (u32)(unsigned long)arg;
 
-	(void)arg;
-	while (!READ_ONCE(stress_stop)) {
+	while (__atomic_sub_fetch(&stress_ops_left, 1, __ATOMIC_RELAXED) >= 0) {
 		struct stress_slot old, *s;
+		unsigned long n = stress_ops[cpu]++;
 
-		r ^= r << 13;
-		r ^= r >> 17;
-		r ^= r << 5;
+		r = xorshift(r);
 		s = &row[r % SLOTS_PER_CPU];
 		old = *s;
 		stress_fill(s, r);
 		stress_release(&old);
-		stress_ops[smp_processor_id()]++;
+		if (n % stress_leak_every == stress_leak_every / 2)
+			stress_leak(&stress_leaks[cpu], r);
 	}
 	return 0;
 }
@@ -102,7 +150,6 @@ static unsigned int start_workers(struct thread **ts)
 			continue;
 		if (kthread_bind(ts[cpu], cpu)) {
 			kthread_start(ts[cpu]);
-			WRITE_ONCE(stress_stop, true);
 			kthread_join(ts[cpu], NULL);
 			ts[cpu] = NULL;
 			continue;
@@ -122,12 +169,17 @@ static unsigned long total_ops(void)
 	return ops;
 }
 
+static bool ops_done(void)
+{
+	return __atomic_load_n(&stress_ops_left, __ATOMIC_RELAXED) <= 0;
+}
+
 /* Until every worker has been round its loop once (bounded). */
 static void wait_for_workers(struct thread **ts)
 {
 	unsigned int cpu;
 
-	for (int ms = 0; ms < STRESS_WAIT_MS; ms++) {
+	for (int ms = 0; ms < STRESS_WAIT_MS && !ops_done(); ms++) {
 		bool all = true;
 
 		for_each_online_cpu(cpu)
@@ -138,65 +190,141 @@ static void wait_for_workers(struct thread **ts)
 	}
 }
 
-/* Tracked blocks of the workers that the scan marked as suspects. */
-static unsigned long count_blocks(bool suspects_only)
+static bool leaked_on_purpose(unsigned long start)
 {
-	struct memleak_block *b;
-	unsigned long flags, n = 0;
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		for (unsigned int i = 0; i < stress_leaks[cpu].nr; i++)
+			if (~stress_leaks[cpu].addr_inv[i] == start)
+				return true;
+	return false;
+}
 
-	memleak_enter(&flags);
-	list_for_each_entry(b, &memleak.blocks, node) {
-		if (suspects_only && !(b->flags & MEMLEAK_SUSPECT))
-			continue;
-		if (b->trace && strcmp(b->trace->comm, STRESS_NAME) == 0)
-			n++;
-	}
-	memleak_leave(flags);
+static unsigned long nr_leaked_on_purpose(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++)
+		n += stress_leaks[cpu].nr;
 	return n;
+}
+
+struct suspect_count {
+	unsigned long leaks;	/* suspects leaked on purpose */
+	unsigned long live;	/* suspects the workers still held */
+	unsigned long blocks;	/* every block of the workers */
+};
+
+static void count_block(struct memleak_block *b, void *ctx)
+{
+	struct suspect_count *c = ctx;
+
+	if (!(b->flags & MEMLEAK_ALLOCATED) || !b->trace ||
+	    strcmp(b->trace->comm, STRESS_NAME) != 0)
+		return;
+	c->blocks++;
+	if (!(b->flags & MEMLEAK_SUSPECT))
+		return;
+	if (leaked_on_purpose(b->start))
+		c->leaks++;
+	else
+		c->live++;
+}
+
+/* Scans until the workers have done their operations, at least a few times. */
+static int scan_during_stress(struct ktest *t)
+{
+	int scans = 0;
+
+	while (scans < STRESS_MIN_SCANS || !ops_done()) {
+		int err = memleak_scan();
+
+		/* A background scan may hold the collector: wait for it. */
+		if (err == -EBUSY && memleak.enabled) {
+			msleep(1);
+			continue;
+		}
+		KEXPECT_EQ(t, err, 0);
+		if (err)
+			break;
+		scans++;
+	}
+	return scans;
+}
+
+static void free_leaks(void)
+{
+	for (unsigned int cpu = 0; cpu < NR_CPUS; cpu++) {
+		for (unsigned int i = 0; i < stress_leaks[cpu].nr; i++)
+			kfree((void *)~stress_leaks[cpu].addr_inv[i]);
+		stress_leaks[cpu].nr = 0;
+	}
+}
+
+/* The quiet scan after the run: exactly the deliberate leaks, no other. */
+static void check_final_scan(struct ktest *t)
+{
+	unsigned long saved_age = memleak.min_age_jiffies;
+	struct suspect_count c = { 0 };
+	int err;
+
+	memleak.min_age_jiffies = 0;
+	while ((err = memleak_scan()) == -EBUSY && memleak.enabled)
+		msleep(1);
+	KEXPECT_EQ(t, err, 0);
+	memleak.min_age_jiffies = saved_age;
+	memleak_walk_blocks(count_block, &c);
+	printk("    # final scan: %lu of %lu deliberate leaks found, %lu live "
+	       "blocks reported\n", c.leaks, nr_leaked_on_purpose(), c.live);
+	KEXPECT_EQ(t, c.live, 0);
+	KEXPECT_EQ(t, c.leaks, nr_leaked_on_purpose());
 }
 
 static void test_scan_during_alloc_free(struct ktest *t)
 {
 	struct thread *ts[NR_CPUS] = { 0 };
-	unsigned long saved_age = memleak.min_age_jiffies, ops;
+	unsigned long false_reports = memleak.nr_freed_after_report;
+	unsigned long ops = ktest_param("ops", DEFAULT_OPS);
 	unsigned int workers, cpu;
+	struct suspect_count c = { 0 };
+	u64 t0 = ktime_get_ns();
 	int scans;
 
+	stress_leak_every = ktest_param("leak_every", DEFAULT_LEAK_EVERY);
+	KEXPECT(t, stress_leak_every >= 2);
 	stress_cache = kmem_cache_create("memleak_stress", 40, 0, 0, NULL);
 	KEXPECT(t, stress_cache != NULL);
-	if (!stress_cache)
+	if (!stress_cache || stress_leak_every < 2)
 		return;
-	WRITE_ONCE(stress_stop, false);
 	memset(stress_ops, 0, sizeof(stress_ops));
+	memset(stress_leaks, 0, sizeof(stress_leaks));
+	__atomic_store_n(&stress_ops_left, (long)ops, __ATOMIC_RELAXED);
 	workers = start_workers(ts);
 	KEXPECT_EQ(t, workers, num_online_cpus());
 	wait_for_workers(ts);
-	ops = total_ops();
-	/* With one CPU the workers run when a tick preempts the scan. */
-	for (scans = 0; scans < STRESS_SCANS ||
-	     (total_ops() == ops && scans < STRESS_MAX_SCANS); scans++)
-		KEXPECT_EQ(t, memleak_scan(), 0);
-	ops = total_ops() - ops;
-	WRITE_ONCE(stress_stop, true);
+	scans = scan_during_stress(t);
 	for_each_online_cpu(cpu)
 		if (ts[cpu])
 			KEXPECT_EQ(t, kthread_join(ts[cpu], NULL), 0);
-	printk("    # %u workers, %lu alloc/free pairs during %d scans\n",
-	       workers, ops, scans);
-	KEXPECT(t, ops > 0);
+	printk("    # %u workers, %lu alloc/free pairs and %lu deliberate "
+	       "leaks during %d scans, %llu ms\n", workers, total_ops(),
+	       nr_leaked_on_purpose(), scans,
+	       (unsigned long long)(ktime_get_ns() - t0) / 1000000);
+	KEXPECT_EQ(t, total_ops(), ops);
 	KEXPECT(t, memleak.enabled);
 
-	/* Quiet now: every live stress block is in stress_slots. */
-	memleak.min_age_jiffies = 0;
-	KEXPECT_EQ(t, memleak_scan(), 0);
-	KEXPECT_EQ(t, count_blocks(true), 0);
-	memleak.min_age_jiffies = saved_age;
-
+	check_final_scan(t);
 	for (cpu = 0; cpu < NR_CPUS; cpu++)
 		for (int i = 0; i < SLOTS_PER_CPU; i++)
 			stress_release(&stress_slots[cpu][i]);
+	/* Every block a worker or the test freed was live: none reported. */
+	false_reports = memleak.nr_freed_after_report - false_reports;
+	printk("    # live blocks reported as leaks: %lu\n", false_reports);
+	KEXPECT_EQ(t, false_reports, 0);
+	free_leaks();
 	/* Freed during a scan or not, no block of theirs is left behind. */
-	KEXPECT_EQ(t, count_blocks(false), 0);
+	memleak_flush_pending();
+	memleak_walk_blocks(count_block, &c);
+	KEXPECT_EQ(t, c.blocks, 0);
 	KEXPECT_EQ(t, kmem_cache_destroy(stress_cache), 0);
 	stress_cache = NULL;
 }

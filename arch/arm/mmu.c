@@ -23,6 +23,7 @@
  * called with it released.
  */
 #include <kernel/kernel.h>
+#include <kernel/memleak.h>
 #include <kernel/bootinfo.h>
 #include <kernel/errno.h>
 #include <kernel/gfp.h>
@@ -87,7 +88,7 @@
 #define DEVICE_START	0x08000000UL
 #define DEVICE_END	0x0a200000UL
 
-static u32 l1_table[L1_ENTRIES] __aligned(16384);
+static u32 l1_table[L1_ENTRIES] __aligned(16384) __memleak_noscan;
 static DEFINE_SPINLOCK(pgtable_lock);
 static bool mmu_on;
 

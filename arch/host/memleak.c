@@ -11,7 +11,9 @@
  * - no allocator hooks: the rest of the host library is built without
  *   CONFIG_DEBUG_MEMLEAK (asm/host-config.h), so the collector tracks
  *   exactly the blocks the program hands to memleak_alloc();
- * - no threads: 'memleak scan=...' (mm/memleak_thread.c) is refused.
+ * - no threads: 'memleak scan=...' (mm/memleak_thread.c) is refused,
+ *   and stopping the world for the scan's last step stops nothing (one
+ *   thread: the scan's own).
  */
 #include <kernel/errno.h>
 #include <kernel/printk.h>
@@ -21,4 +23,13 @@ int memleak_set_auto_scan(const char *value)
 {
 	printk("memleak: scan=%s: no scan thread in host builds\n", value);
 	return -EINVAL;
+}
+
+bool memleak_stop_world(void)
+{
+	return true;
+}
+
+void memleak_resume_world(void)
+{
 }

@@ -15,6 +15,7 @@
  * the TLB of this CPU and, through a cross call, of every other one.
  */
 #include <kernel/kernel.h>
+#include <kernel/memleak.h>
 #include <kernel/bootinfo.h>
 #include <kernel/errno.h>
 #include <kernel/gfp.h>
@@ -50,9 +51,9 @@
 #define LEGACY_IO_START	0xa0000UL	/* VGA and BIOS ROM: uncached */
 #define LEGACY_IO_END	0x100000UL
 
-static u32 page_dir[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
-static u32 low_table[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
-static u32 apic_table[PTRS_PER_TABLE] __aligned(PAGE_SIZE);
+static u32 page_dir[PTRS_PER_TABLE] __aligned(PAGE_SIZE) __memleak_noscan;
+static u32 low_table[PTRS_PER_TABLE] __aligned(PAGE_SIZE) __memleak_noscan;
+static u32 apic_table[PTRS_PER_TABLE] __aligned(PAGE_SIZE) __memleak_noscan;
 
 static DEFINE_SPINLOCK(pgtable_lock);
 static u32 cr4_bits;		/* what paging_init() set, for the other CPUs */

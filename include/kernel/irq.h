@@ -56,6 +56,13 @@ void irq_spurious(void);
 extern unsigned int irq_nesting[NR_CPUS];
 
 /*
+ * Inside a handler: whether the code it interrupted could have been
+ * preempted there (preemption on, so it held no spinlock). Outside a
+ * handler: whether this thread can be preempted now, interrupts aside.
+ */
+bool irq_interrupted_preemptible(void);
+
+/*
  * True while this CPU runs an interrupt handler. Handlers run with
  * interrupts off, so with them on this is a thread, and the count is
  * only read when the thread cannot move to a CPU that is in a handler.

@@ -52,6 +52,12 @@ void ktest_fail(struct ktest *t, const char *file, int line,
 				   __a, __b);                             \
 	} while (0)
 
+/*
+ * The value of a suite parameter given to the 'selftest' command
+ * ('selftest memleak_stress ops=100000'), or def when it was not given.
+ */
+unsigned long ktest_param(const char *name, unsigned long def);
+
 /* Runs the suites whose name matches filter (NULL: all); returns failures. */
 int ktest_run(const char *filter);
 

@@ -10,6 +10,16 @@
 #include <stddef.h>
 #include <kernel/compiler.h>
 
+/*
+ * Variables that hold no pointer the collector may count (page tables:
+ * physical addresses with flag bits; the collector's own bookkeeping)
+ * go to sections that lie inside .bss and .data but outside the roots
+ * (linker/sections.ld): __memleak_noscan for zero-initialised ones,
+ * __memleak_noscan_data for the others.
+ */
+#define __memleak_noscan __section(".bss..noscan")
+#define __memleak_noscan_data __section(".data..noscan")
+
 #ifdef CONFIG_DEBUG_MEMLEAK
 
 /*

@@ -110,6 +110,44 @@ int smp_call_function_single(unsigned int cpu, void (*func)(void *info),
 			     void *info, bool wait);
 void on_each_cpu(void (*func)(void *info), void *info, bool wait);
 
+/*
+ * Stops the world for a moment: smp_park_others() returns true, with
+ * interrupts off here, once every other online CPU spins in a cross
+ * call with interrupts off; smp_unpark_others() lets them go and
+ * restores interrupts. A CPU parks only where it could be preempted, so
+ * it holds no spinlock, and its registers are saved on its stack at
+ * sp[cpu] and above (0 for a CPU not parked). In between the caller
+ * must not wait for another CPU, nor sleep. A CPU that stays
+ * unpreemptible for half a second makes it give up: false, nothing
+ * parked, interrupts as they were. Not from interrupt handlers. park
+ * must be static: a late CPU may still look at it after a give-up.
+ */
+struct smp_park {
+	unsigned long sp[NR_CPUS];
+	int state[NR_CPUS];	/* kernel/smp.c: enum park_state */
+	unsigned long mask;	/* the CPUs to park */
+	unsigned int nr;
+	unsigned long flags;
+	int release;
+};
+
+bool smp_park_others(struct smp_park *park);
+void smp_unpark_others(struct smp_park *park);
+/*
+ * Set by the GDB commands (tools/gdb/kleakgdb/kcall.py) while they call
+ * into the kernel: the debugger keeps the other CPUs stopped, so they
+ * cannot park, and need not. Their registers stay in the debugger.
+ */
+extern bool smp_debugger_stopped;
+
+/*
+ * Where a CPU asked to park does so: irq_exit() when the outermost
+ * handler is done, and preempt_enable() when preemption comes back on
+ * with interrupts on.
+ */
+void smp_irq_exit(void);
+void smp_preempt_point(void);
+
 /* Makes cpu look at its run queue now (it may be halted in idle). */
 void smp_send_reschedule(unsigned int cpu);
 

@@ -11,7 +11,9 @@ collector. The safe stops used here are:
 
 While GDB calls into the kernel, interrupts are off on that CPU (so the
 tick cannot switch threads under the call) and the other CPUs stay
-stopped (scheduler-locking); both are put back afterwards.
+stopped (scheduler-locking); both are put back afterwards. The kernel
+is told so (smp_debugger_stopped): the leak collector, which stops the
+other CPUs before it confirms a leak, then finds them stopped already.
 """
 import gdb
 
@@ -182,6 +184,8 @@ class KernelCalls:
             lock = gdb.parameter("scheduler-locking")
             gdb.execute("set scheduler-locking on")
             _state["saved"] = (_set_irqs(self.irqs_on), lock)
+            if has_symbol("smp_debugger_stopped"):
+                gdb.execute("set var smp_debugger_stopped = 1")
         _state["depth"] += 1
         return self
 
@@ -190,6 +194,8 @@ class KernelCalls:
         if _state["depth"] == 0:
             irq, lock = _state["saved"]
             try:
+                if has_symbol("smp_debugger_stopped"):
+                    gdb.execute("set var smp_debugger_stopped = 0")
                 gdb.execute("set var %s = 0x%x" % irq)
                 gdb.execute("set scheduler-locking %s" % lock)
             except gdb.error:
