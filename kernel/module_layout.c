@@ -20,6 +20,9 @@
 
 /* Every loaded section starts at least this aligned (word copies, ldrd). */
 #define MODULE_MIN_ALIGN 8
+/* How far an addend may reach from its symbol (addend_in_reach()). */
+#define MODULE_REACH_BEFORE 4096
+#define MODULE_REACH_PAST_UNDEF 0x10000
 
 #define KNOWN_SHF                                                          \
 	(SHF_WRITE | SHF_ALLOC | SHF_EXECINSTR | SHF_MERGE | SHF_STRINGS | \
@@ -282,39 +285,55 @@ static int bad_reloc(const struct module_image *img, unsigned int idx,
 	return -ENOEXEC;
 }
 
-/* Entry i of table idx, which patches the loaded section target. */
-static int check_reloc(const struct module_image *img, unsigned int idx,
-		       unsigned int i, u32 *next)
+/*
+ * Does the in-place addend keep the relocation near its symbol? The
+ * compiler writes an address inside the symbol's section, or a little
+ * before it: the PC bias of a call (-4 on i386, -8 on ARM) or the
+ * container_of() of a list head (list_for_each_entry() compares with
+ * head minus its offset in the entry); from an undefined symbol also a
+ * member's offset. A relocation moved onto other bytes reads opcodes
+ * as its addend: mostly far off, which this refuses.
+ */
+static bool addend_in_reach(const struct module_image *img,
+			    const struct elf_reloc *r,
+			    const struct elf32_sym *sym, const u8 *loc)
+{
+	s64 a = img->arch->addend(r->type, loc);
+
+	if (sym->st_shndx == SHN_ABS)
+		return true;
+	if (sym->st_shndx == SHN_UNDEF)
+		return a >= -MODULE_REACH_BEFORE &&
+		       a <= MODULE_REACH_PAST_UNDEF;
+	a += sym->st_value;
+	return a >= -MODULE_REACH_BEFORE &&
+	       a <= (s64)elf_section(&img->ef, sym->st_shndx)->sh_size;
+}
+
+/* Does a branch go to code (or to a symbol of the kernel's)? */
+static bool branch_to_code(const struct elf_file *ef, unsigned int target,
+			   const struct elf32_sym *sym)
+{
+	if (!(elf_section(ef, target)->sh_flags & SHF_EXECINSTR))
+		return true;	/* i386 .long sym - . in data */
+	return sym->st_shndx == SHN_UNDEF ||
+	       (sym->st_shndx != SHN_ABS &&
+		(elf_section(ef, sym->st_shndx)->sh_flags & SHF_EXECINSTR));
+}
+
+/* Its symbol: there, loaded, reached as the compiler reaches it. */
+static int check_reloc_symbol(const struct module_image *img,
+			      unsigned int idx, unsigned int i,
+			      const struct elf_reloc *r,
+			      const struct module_reloc_type *t)
 {
 	const struct elf_file *ef = &img->ef;
 	unsigned int target = elf_section(ef, idx)->sh_info;
-	u32 target_size = elf_section(ef, target)->sh_size;
-	const struct elf32_sym *sym;
-	struct elf_reloc r;
-	u32 align = 1;
-	int size;
+	const struct elf32_sym *sym = &ef->syms[r->sym];
+	const u8 *loc = (const u8 *)elf_section_data(ef, target) + r->offset;
 
-	elf_reloc_get(ef, idx, i, &r);
-	size = img->arch->patch_size(r.type, &align);
-	if (size < 0) {
-		printk("insmod: %s: unknown relocation type %u (%s_*) in %s\n",
-		       img->name, r.type, img->arch->type_prefix,
-		       elf_section_name(ef, idx));
-		return -ENOEXEC;
-	}
-	if (size == 0)
-		return 0;
-	if (r.offset < *next)
-		return bad_reloc(img, idx, i, &r, "overlaps or precedes the "
-				 "previous one");
-	if (r.offset > target_size || (u32)size > target_size - r.offset ||
-	    r.offset % align)
-		return bad_reloc(img, idx, i, &r, "patches outside its section "
-				 "or misaligned");
-	*next = r.offset + size;
-	sym = &ef->syms[r.sym];
-	if (r.sym == 0)
-		return bad_reloc(img, idx, i, &r, "has no symbol");
+	if (r->sym == 0)
+		return bad_reloc(img, idx, i, r, "has no symbol");
 	if (sym->st_shndx != SHN_UNDEF && sym->st_shndx != SHN_ABS &&
 	    !is_loaded(ef, sym->st_shndx)) {
 		printk("insmod: %s: relocation in %s against section %s, "
@@ -323,7 +342,42 @@ static int check_reloc(const struct module_image *img, unsigned int idx,
 		       elf_section_name(ef, sym->st_shndx));
 		return -ENOEXEC;
 	}
+	if (t->branch && !branch_to_code(ef, target, sym))
+		return bad_reloc(img, idx, i, r, "branches to data");
+	if (!addend_in_reach(img, r, sym, loc))
+		return bad_reloc(img, idx, i, r, "has an addend far from its "
+				 "symbol");
 	return 0;
+}
+
+/* Entry i of table idx, which patches the loaded section target. */
+static int check_reloc(const struct module_image *img, unsigned int idx,
+		       unsigned int i, u32 *next)
+{
+	const struct elf_file *ef = &img->ef;
+	unsigned int target = elf_section(ef, idx)->sh_info;
+	u32 target_size = elf_section(ef, target)->sh_size;
+	struct module_reloc_type t;
+	struct elf_reloc r;
+
+	elf_reloc_get(ef, idx, i, &r);
+	if (!img->arch->describe(r.type, &t)) {
+		printk("insmod: %s: unknown relocation type %u (%s_*) in %s\n",
+		       img->name, r.type, img->arch->type_prefix,
+		       elf_section_name(ef, idx));
+		return -ENOEXEC;
+	}
+	if (t.size == 0)
+		return 0;
+	if (r.offset < *next)
+		return bad_reloc(img, idx, i, &r, "overlaps or precedes the "
+				 "previous one");
+	if (r.offset > target_size || t.size > target_size - r.offset ||
+	    r.offset % t.align)
+		return bad_reloc(img, idx, i, &r, "patches outside its section "
+				 "or misaligned");
+	*next = r.offset + t.size;
+	return check_reloc_symbol(img, idx, i, &r, &t);
 }
 
 /* Is REL table idx named after its target, as the assembler names it? */

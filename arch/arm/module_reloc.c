@@ -29,24 +29,28 @@
 #define VENEER_LDR_PC 0xe51ff004u	/* ldr pc, [pc, #-4] */
 #define VENEER_SIZE 8
 
-static int arm_patch_size(u32 type, u32 *align)
+static bool arm_describe(u32 type, struct module_reloc_type *t)
 {
-	*align = 1;
+	/* Data words (packed ones too), or ARM-state instructions. */
+	*t = (struct module_reloc_type){ .size = 4, .align = 4 };
 	switch (type) {
 	case R_ARM_NONE:
 	case R_ARM_V4BX:
-		return 0;
+		t->size = 0;
+		return true;
 	case R_ARM_ABS32:
 	case R_ARM_REL32:
-		return 4;	/* data words, packed ones too */
+		t->align = 1;
+		return true;
 	case R_ARM_CALL:
 	case R_ARM_JUMP24:
+		t->branch = true;
+		return true;
 	case R_ARM_MOVW_ABS_NC:
 	case R_ARM_MOVT_ABS:
-		*align = 4;	/* ARM-state instructions */
-		return 4;
+		return true;
 	}
-	return -1;
+	return false;
 }
 
 /* One possible veneer per branch relocation; duplicates share one. */
@@ -156,6 +160,24 @@ static u32 set_mov_imm(u32 insn, u32 imm)
 	return (insn & 0xfff0f000) | (imm & 0xf000) << 4 | (imm & 0x0fff);
 }
 
+static s32 arm_addend(u32 type, const u8 *loc)
+{
+	u32 word = module_get32(loc);
+
+	switch (type) {
+	case R_ARM_ABS32:
+	case R_ARM_REL32:
+		return (s32)word;
+	case R_ARM_CALL:
+	case R_ARM_JUMP24:
+		return sign_extend((word & 0x00ffffff) << 2, 26);
+	case R_ARM_MOVW_ABS_NC:
+	case R_ARM_MOVT_ABS:
+		return sign_extend(mov_imm(word), 16);
+	}
+	return 0;
+}
+
 static int arm_relocate(const struct module_reloc *r,
 			struct module_arch_space *extra)
 {
@@ -203,7 +225,8 @@ const struct module_reloc_ops module_reloc_arm = {
 	.machine = EM_ARM,
 	.type_prefix = "R_ARM",
 	.func_align = 4,
-	.patch_size = arm_patch_size,
+	.describe = arm_describe,
+	.addend = arm_addend,
 	.extra = arm_extra,
 	.relocate = arm_relocate,
 };

@@ -18,18 +18,28 @@
 #define R_386_PC32 2
 #define R_386_PLT32 4
 
-static int i386_patch_size(u32 type, u32 *align)
+static bool i386_describe(u32 type, struct module_reloc_type *t)
 {
-	*align = 1;	/* x86 code and packed data: words at any byte */
+	/* x86 code and packed data: words at any byte. */
+	*t = (struct module_reloc_type){ .size = 4, .align = 1 };
 	switch (type) {
 	case R_386_NONE:
-		return 0;
+		t->size = 0;
+		return true;
 	case R_386_32:
+		return true;
 	case R_386_PC32:
 	case R_386_PLT32:
-		return 4;
+		/* -fno-pie code reaches data by address: only calls, jumps. */
+		t->branch = true;
+		return true;
 	}
-	return -1;
+	return false;
+}
+
+static s32 i386_addend(u32 type, const u8 *loc)
+{
+	return type == R_386_NONE ? 0 : (s32)module_get32(loc);
 }
 
 /* rel +/-2 GiB reaches every address: nothing extra is ever needed. */
@@ -65,7 +75,8 @@ const struct module_reloc_ops module_reloc_i386 = {
 	.machine = EM_386,
 	.type_prefix = "R_386",
 	.func_align = 1,
-	.patch_size = i386_patch_size,
+	.describe = i386_describe,
+	.addend = i386_addend,
 	.extra = i386_extra,
 	.relocate = i386_relocate,
 };

@@ -262,6 +262,13 @@ struct module_reloc {
 	s32 addend;		/* REL: 0, the addend is in place */
 };
 
+/* What the loader checks of a relocation type before relocating. */
+struct module_reloc_type {
+	u32 size;	/* bytes patched; 0: none (R_*_NONE) */
+	u32 align;	/* that the offset needs (ARM instructions: 4) */
+	bool branch;	/* a call or jump: its symbol must be code */
+};
+
 /*
  * An arch's relocations, in arch/<arch>/module_reloc.c: code with no
  * hardware access, so that the fuzzer links those of both arches.
@@ -270,12 +277,10 @@ struct module_reloc_ops {
 	unsigned int machine;	/* the ELF e_machine of its modules */
 	const char *type_prefix;	/* "R_386", in messages */
 	u32 func_align;		/* where a function may start (ARM: no Thumb) */
-	/*
-	 * Bytes patched by a relocation of type, and the alignment its
-	 * offset needs (*align); negative for a type the arch does not
-	 * apply. The loader checks every entry with it before relocating.
-	 */
-	int (*patch_size)(u32 type, u32 *align);
+	/* Fills *t for a type the arch applies; false for any other. */
+	bool (*describe)(u32 type, struct module_reloc_type *t);
+	/* The addend a REL entry of type finds in place at loc. */
+	s32 (*addend)(u32 type, const u8 *loc);
 	/*
 	 * Bytes of extra space the arch may need for relocation table
 	 * rel_idx of ef (ARM: branch veneers), in the area of its section.
