@@ -2,8 +2,11 @@
  * Loadable modules (docs/modules.md). The first half is what a module's
  * source uses: module_init/module_exit, parameters, its description.
  * The second half is the loader's: struct module, the commands' entry
- * points, and the small interface each arch implements for relocations
- * (arch/<arch>/module_reloc.c).
+ * points, the steps on an image that build on the host too
+ * (kernel/module_layout.c, kernel/module_symbols.c), and the small
+ * interface each arch implements for relocations
+ * (arch/<arch>/module_reloc.c). The steps keep no state: module_mutex
+ * (kernel/module.c) serializes the kernel's loads.
  */
 #ifndef KERNEL_MODULE_H
 #define KERNEL_MODULE_H
