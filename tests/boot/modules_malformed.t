@@ -125,7 +125,7 @@ def check_arch(tap, arch, archive, cases):
                    "%s: memleak finds nothing new after the malformed modules"
                    % arch, out)
             k.send("poweroff\n")
-            tap.ok(k.wait(20) == 0, "%s: the kernel still answers and powers "
+            tap.ok(k.wait(60) == 0, "%s: the kernel still answers and powers "
                    "off cleanly" % arch, k.output[-2000:])
         except Timeout as e:
             tap.ok(False, "%s: malformed modules session (%s)" % (arch, e),
