@@ -2,20 +2,26 @@
  * The module loader (docs/modules.md). A module is an ELF relocatable
  * object from the boot archive. Loading it:
  *
- *   1. check the whole file (lib/elf.c) and read its name (.modinfo);
+ *   1. check the whole file (lib/elf.c, then module_layout.c) and read
+ *      its name (.modinfo);
  *   2. lay its allocated sections out in two areas of whole pages: the
  *      core (code, data, branch veneers, then struct module itself) and
  *      the init area (.init* sections, freed once init has run unless
  *      CONFIG_DEBUG_KEEP_INIT keeps it for readable backtraces);
  *   3. resolve undefined symbols against the kernel's exports
- *      (__ksymtab) and those of loaded modules, which then count a user;
- *   4. apply the relocations (arch/<arch>/module_reloc.c);
+ *      (__ksymtab) and those of loaded modules, which then count a user
+ *      (module_symbols.c);
+ *   4. apply the relocations (module_symbols.c, through
+ *      arch/<arch>/module_reloc.c);
  *   5. tell the leak collector (the core is not a leak and its struct
  *      module and writable sections are scanned as roots, the init area
  *      is ignored, the module's container_of() aliases are added) and
  *      kallsyms (the module's functions), set the parameters, run init.
  *
- * Any failure undoes all of it: nothing stays allocated, registered or
+ * Steps 1 to 4 are pure computation on the image (module_layout.c and
+ * module_symbols.c, which the fuzzer runs on the host); this file holds
+ * the memory, the lists and what the rest of the kernel is told. Any
+ * failure undoes all of it: nothing stays allocated, registered or
  * listed. module_mutex serializes loads, removals and listings.
  */
 #include <kernel/module.h>
@@ -34,15 +40,8 @@ DEFINE_MUTEX(module_mutex);
 
 /* What one load needs only while it runs. */
 struct load_info {
-	const char *file;		/* the name asked for */
-	struct elf_file ef;
-	const char *name;		/* from .modinfo */
-	u32 *sec_addr;			/* final address per section; 0: none */
-	u32 *sym_value;			/* final value of each symbol */
-	unsigned long core_size, init_size;
-	/* Arch extra space (ARM: branch veneers), one per area: in reach. */
-	unsigned long extra_off, extra_size, init_extra_off, init_extra_size;
-	unsigned long mod_off;
+	struct module_image img;	/* name: the module's once checked */
+	const char *name;
 	struct module *mod;
 };
 
@@ -131,82 +130,16 @@ static void free_ksyms(struct module_ksyms *k)
 	k->strings = NULL;
 }
 
-static bool is_init_section(const char *name)
-{
-	return strncmp(name, ".init", 5) == 0;
-}
-
-/* Allocated sections the kernel's own linker script throws away too. */
-static bool is_dropped_section(const char *name)
-{
-	static const char *const prefixes[] = {
-		".eh_frame", ".ARM.exidx", ".ARM.extab", ".note", ".modinfo",
-	};
-
-	for (unsigned int i = 0; i < ARRAY_SIZE(prefixes); i++)
-		if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
-			return true;
-	return false;
-}
-
-static bool is_loaded(const struct elf_file *ef, unsigned int i)
-{
-	return (elf_section(ef, i)->sh_flags & SHF_ALLOC) &&
-	       !is_dropped_section(elf_section_name(ef, i));
-}
-
 /* ------------------------------------------------------------------ */
 /* Step 1: the file and its name                                       */
 
-const char *module_info(const struct elf_file *ef, const char *key)
-{
-	int idx = elf_find_section(ef, ".modinfo");
-	size_t klen = strlen(key);
-	const char *p, *end;
-
-	if (idx < 0 || !elf_section_data(ef, idx))
-		return NULL;
-	p = elf_section_data(ef, idx);
-	end = p + elf_section(ef, idx)->sh_size;
-	while (p < end) {
-		const char *nul = memchr(p, '\0', end - p);
-
-		if (!nul)
-			return NULL;
-		if ((size_t)(nul - p) > klen && strncmp(p, key, klen) == 0 &&
-		    p[klen] == '=')
-			return p + klen + 1;
-		p = nul + 1;
-	}
-	return NULL;
-}
-
 static int check_file(struct load_info *info)
 {
-	const struct elf_file *ef = &info->ef;
+	int err = module_check_image(&info->img);
 
-	for (unsigned int i = 0; i < ef->shnum; i++) {
-		if (elf_section(ef, i)->sh_type == SHT_RELA) {
-			printk("insmod: %s: RELA relocations (%s): our toolchains "
-			       "emit REL\n", info->file, elf_section_name(ef, i));
-			return -ENOEXEC;
-		}
-	}
-	for (unsigned int i = 1; i < ef->nsyms; i++) {
-		if (ef->syms[i].st_shndx == SHN_COMMON) {
-			printk("insmod: %s: common symbol '%s' (build with "
-			       "-fno-common)\n", info->file,
-			       elf_symbol_name(ef, &ef->syms[i]));
-			return -ENOEXEC;
-		}
-	}
-	info->name = module_info(ef, "name");
-	if (!info->name || !info->name[0] ||
-	    strlen(info->name) >= MODULE_NAME_MAX) {
-		printk("insmod: %s: no module name (or one over %d characters) "
-		       "in .modinfo\n", info->file, MODULE_NAME_MAX - 1);
-		return -ENOEXEC;
-	}
+	if (err)
+		return err;
+	info->name = info->img.name;
 	if (find_module(info->name)) {
 		printk("insmod: module '%s' is already loaded\n", info->name);
 		return -EEXIST;
@@ -217,104 +150,40 @@ static int check_file(struct load_info *info)
 /* ------------------------------------------------------------------ */
 /* Step 2: layout                                                      */
 
-static unsigned long place(unsigned long *size, const struct elf32_shdr *sh)
+/* The image's area a, allocated: bytes and address are the same here. */
+static void set_place(struct module_place *p, const struct module_area *a)
 {
-	unsigned long align = sh->sh_addralign ? sh->sh_addralign : 1;
-	unsigned long off = ALIGN(*size, align);
-
-	*size = off + sh->sh_size;
-	return off;
-}
-
-/* Code, read-only data, data, then .bss: in that order in each area. */
-static bool in_pass(const struct elf32_shdr *sh, int pass)
-{
-	bool exec = sh->sh_flags & SHF_EXECINSTR;
-	bool write = sh->sh_flags & SHF_WRITE;
-	bool nobits = sh->sh_type == SHT_NOBITS;
-
-	switch (pass) {
-	case 0:
-		return exec;
-	case 1:
-		return !exec && !write;
-	case 2:
-		return !exec && write && !nobits;
-	default:
-		return !exec && write && nobits;
-	}
-}
-
-/* Offsets of each section in its area; returned in sec_addr for now. */
-static void layout(struct load_info *info)
-{
-	const struct elf_file *ef = &info->ef;
-
-	for (int pass = 0; pass < 4; pass++) {
-		for (unsigned int i = 1; i < ef->shnum; i++) {
-			const struct elf32_shdr *sh = elf_section(ef, i);
-
-			if (!is_loaded(ef, i) || !in_pass(sh, pass))
-				continue;
-			info->sec_addr[i] = place(is_init_section(
-				elf_section_name(ef, i)) ? &info->init_size :
-				&info->core_size, sh);
-		}
-	}
-	for (unsigned int i = 1; i < ef->shnum; i++) {
-		unsigned int target = elf_section(ef, i)->sh_info;
-
-		if (elf_section(ef, i)->sh_type != SHT_REL ||
-		    !is_loaded(ef, target))
-			continue;
-		if (is_init_section(elf_section_name(ef, target)))
-			info->init_extra_size += module_arch_extra(ef, i);
-		else
-			info->extra_size += module_arch_extra(ef, i);
-	}
-	info->init_extra_off = ALIGN(info->init_size, 8);
-	info->init_size = info->init_extra_off + info->init_extra_size;
-	info->extra_off = ALIGN(info->core_size, 8);
-	info->mod_off = ALIGN(info->extra_off + info->extra_size, 8);
-	info->core_size = info->mod_off + sizeof(struct module);
+	p->base = a->base;
+	p->addr = (u32)(uintptr_t)a->base;
 }
 
 /* Allocates both areas and copies the sections into place. */
 static int move_module(struct load_info *info)
 {
-	const struct elf_file *ef = &info->ef;
+	struct module_image *img = &info->img;
 	struct module_area core = { 0 }, init = { 0 };
 	struct module *mod;
 
-	if (alloc_area(&core, info->core_size))
+	if (alloc_area(&core, img->area[MODULE_AREA_CORE].size))
 		goto nomem;
-	if (alloc_area(&init, info->init_size)) {
+	if (alloc_area(&init, img->area[MODULE_AREA_INIT].size)) {
 		free_area(&core);
 		goto nomem;
 	}
-	mod = info->mod = (struct module *)((u8 *)core.base + info->mod_off);
+	mod = info->mod = (struct module *)((u8 *)core.base + img->tail_off);
 	mod->core = core;
 	mod->init = init;
 	strlcpy(mod->name, info->name, sizeof(mod->name));
 	mod->state = MODULE_LOADING;
 	INIT_LIST_HEAD(&mod->list);
-	for (unsigned int i = 1; i < ef->shnum; i++) {
-		const struct elf32_shdr *sh = elf_section(ef, i);
-		u8 *base;
-
-		if (!is_loaded(ef, i))
-			continue;
-		base = is_init_section(elf_section_name(ef, i)) ? init.base :
-								  core.base;
-		info->sec_addr[i] += (u32)(uintptr_t)base;
-		if (sh->sh_type != SHT_NOBITS)
-			memcpy((void *)(uintptr_t)info->sec_addr[i],
-			       elf_section_data(ef, i), sh->sh_size);
-	}
+	set_place(&img->area[MODULE_AREA_CORE], &core);
+	set_place(&img->area[MODULE_AREA_INIT], &init);
+	module_copy_sections(img);
 	return 0;
 nomem:
-	printk("insmod: %s: out of memory for %lu + %lu bytes\n", info->name,
-	       info->core_size, info->init_size);
+	printk("insmod: %s: out of memory for %u + %u bytes\n", info->name,
+	       img->area[MODULE_AREA_CORE].size,
+	       img->area[MODULE_AREA_INIT].size);
 	return -ENOMEM;
 }
 
@@ -338,110 +207,18 @@ static int add_use(struct module *mod, struct module *used)
 	return 0;
 }
 
-static int resolve_undefined(struct load_info *info, unsigned int i)
+/* Exports of the kernel and of live modules, for module_resolve_symbols(). */
+static int lookup_export(void *arg, const char *name, u32 *value)
 {
-	const struct elf32_sym *sym = &info->ef.syms[i];
-	const char *name = elf_symbol_name(&info->ef, sym);
+	struct load_info *info = arg;
 	const struct kernel_symbol *ks;
 	struct module *owner;
 
 	ks = find_export(name, &owner);
-	if (ks) {
-		info->sym_value[i] = ks->value;
-		return owner ? add_use(info->mod, owner) : 0;
-	}
-	if (ELF32_ST_BIND(sym->st_info) == STB_WEAK)
-		return 0;
-	printk("insmod: %s: undefined symbol '%s' (not exported by the "
-	       "kernel or a loaded module)\n", info->name, name);
-	return -ENOENT;
-}
-
-/* Final values of every symbol; reports every undefined one. */
-static int resolve_symbols(struct load_info *info)
-{
-	const struct elf_file *ef = &info->ef;
-	int err = 0;
-
-	for (unsigned int i = 1; i < ef->nsyms; i++) {
-		const struct elf32_sym *sym = &ef->syms[i];
-		int e = 0;
-
-		if (sym->st_shndx == SHN_UNDEF)
-			e = resolve_undefined(info, i);
-		else if (sym->st_shndx == SHN_ABS)
-			info->sym_value[i] = sym->st_value;
-		else if (info->sec_addr[sym->st_shndx])
-			info->sym_value[i] = info->sec_addr[sym->st_shndx] +
-					     sym->st_value;
-		if (e && (!err || err == -ENOENT))
-			err = e;
-	}
-	return err;
-}
-
-/* ------------------------------------------------------------------ */
-/* Step 4: relocations                                                 */
-
-static int apply_relocs(struct load_info *info, unsigned int idx,
-			struct module_arch_space *extra)
-{
-	const struct elf_file *ef = &info->ef;
-	unsigned int target = elf_section(ef, idx)->sh_info;
-	struct elf_reloc r;
-	u8 *loc;
-	int err;
-
-	for (unsigned int i = 0; i < elf_reloc_count(ef, idx); i++) {
-		const struct elf32_sym *sym;
-
-		elf_reloc_get(ef, idx, i, &r);
-		sym = &ef->syms[r.sym];
-		if (r.sym && sym->st_shndx != SHN_UNDEF &&
-		    sym->st_shndx != SHN_ABS &&
-		    !info->sec_addr[sym->st_shndx]) {
-			printk("insmod: %s: relocation in %s against section "
-			       "%s, which is not loaded\n", info->name,
-			       elf_section_name(ef, target),
-			       elf_section_name(ef, sym->st_shndx));
-			return -ENOEXEC;
-		}
-		loc = (u8 *)(uintptr_t)(info->sec_addr[target] + r.offset);
-		err = module_arch_relocate(info->name, r.type, loc,
-					   info->sym_value[r.sym], r.addend,
-					   extra);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int relocate(struct load_info *info)
-{
-	const struct elf_file *ef = &info->ef;
-	struct module_arch_space core_extra = {
-		.base = (u8 *)info->mod->core.base + info->extra_off,
-		.size = info->extra_size,
-	};
-	struct module_arch_space init_extra = {
-		.base = (u8 *)info->mod->init.base + info->init_extra_off,
-		.size = info->init_extra_size,
-	};
-	int err;
-
-	for (unsigned int i = 1; i < ef->shnum; i++) {
-		const struct elf32_shdr *sh = elf_section(ef, i);
-		bool init;
-
-		/* Those of debug sections and dropped ones are not needed. */
-		if (sh->sh_type != SHT_REL || !info->sec_addr[sh->sh_info])
-			continue;
-		init = is_init_section(elf_section_name(ef, sh->sh_info));
-		err = apply_relocs(info, i, init ? &init_extra : &core_extra);
-		if (err)
-			return err;
-	}
-	return 0;
+	if (!ks)
+		return -ENOENT;
+	*value = ks->value;
+	return owner ? add_use(info->mod, owner) : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -450,7 +227,7 @@ static int relocate(struct load_info *info)
 /* Address of a defined global function of the module, or 0. */
 static u32 module_function(const struct load_info *info, const char *name)
 {
-	const struct elf_file *ef = &info->ef;
+	const struct elf_file *ef = &info->img.ef;
 
 	for (unsigned int i = 1; i < ef->nsyms; i++) {
 		const struct elf32_sym *s = &ef->syms[i];
@@ -459,7 +236,7 @@ static u32 module_function(const struct load_info *info, const char *name)
 		    ELF32_ST_TYPE(s->st_info) == STT_FUNC &&
 		    s->st_shndx != SHN_UNDEF && s->st_shndx < ef->shnum &&
 		    strcmp(elf_symbol_name(ef, s), name) == 0)
-			return info->sym_value[i];
+			return info->img.sym_value[i];
 	}
 	return 0;
 }
@@ -468,12 +245,12 @@ static u32 module_function(const struct load_info *info, const char *name)
 static u32 loaded_section(const struct load_info *info, const char *name,
 			  u32 *size)
 {
-	int idx = elf_find_section(&info->ef, name);
+	int idx = elf_find_section(&info->img.ef, name);
 
-	if (idx <= 0 || !info->sec_addr[idx])
+	if (idx <= 0 || !module_section_addr(&info->img, idx))
 		return 0;
-	*size = elf_section(&info->ef, idx)->sh_size;
-	return info->sec_addr[idx];
+	*size = elf_section(&info->img.ef, idx)->sh_size;
+	return module_section_addr(&info->img, idx);
 }
 
 /*
@@ -531,11 +308,11 @@ static bool better_name(const char *a, const char *b)
 static bool ksym_wanted(const struct load_info *info, unsigned int i,
 			const struct module_area *area)
 {
-	const struct elf32_sym *s = &info->ef.syms[i];
-	u32 v = info->sym_value[i], base = (u32)(uintptr_t)area->base;
+	const struct elf32_sym *s = &info->img.ef.syms[i];
+	u32 v = info->img.sym_value[i], base = (u32)(uintptr_t)area->base;
 
 	return ELF32_ST_TYPE(s->st_info) == STT_FUNC && s->st_size &&
-	       s->st_shndx != SHN_UNDEF && s->st_shndx < info->ef.shnum &&
+	       s->st_shndx != SHN_UNDEF && s->st_shndx < info->img.ef.shnum &&
 	       area->base && v >= base && v - base < area->size;
 }
 
@@ -543,7 +320,7 @@ static bool ksym_wanted(const struct load_info *info, unsigned int i,
 static unsigned int sort_ksyms(const struct load_info *info, u32 *idx,
 			       const struct module_area *area)
 {
-	const struct elf_file *ef = &info->ef;
+	const struct elf_file *ef = &info->img.ef;
 	unsigned int n = 0, kept = 0;
 
 	for (unsigned int i = 1; i < ef->nsyms; i++) {
@@ -552,8 +329,8 @@ static unsigned int sort_ksyms(const struct load_info *info, u32 *idx,
 		if (!ksym_wanted(info, i, area))
 			continue;
 		n++;
-		while (j > 0 &&
-		       info->sym_value[idx[j - 1]] > info->sym_value[i]) {
+		while (j > 0 && info->img.sym_value[idx[j - 1]] >
+					info->img.sym_value[i]) {
 			idx[j] = idx[j - 1];
 			j--;
 		}
@@ -563,8 +340,8 @@ static unsigned int sort_ksyms(const struct load_info *info, u32 *idx,
 		const struct elf32_sym *s = &ef->syms[idx[i]];
 		const struct elf32_sym *prev = kept ? &ef->syms[idx[kept - 1]] :
 						      NULL;
-		u32 v = info->sym_value[idx[i]];
-		u32 prev_v = kept ? info->sym_value[idx[kept - 1]] : 0;
+		u32 v = info->img.sym_value[idx[i]];
+		u32 prev_v = kept ? info->img.sym_value[idx[kept - 1]] : 0;
 
 		if (prev && v == prev_v) {
 			if (better_name(elf_symbol_name(ef, s),
@@ -583,7 +360,7 @@ static unsigned int sort_ksyms(const struct load_info *info, u32 *idx,
 static int build_ksyms(struct load_info *info, struct module_ksyms *k,
 		       const struct module_area *area)
 {
-	const struct elf_file *ef = &info->ef;
+	const struct elf_file *ef = &info->img.ef;
 	struct kallsyms_table *t = &k->table;
 	unsigned int n;
 	u32 *idx, pos = 0;
@@ -615,7 +392,7 @@ static int build_ksyms(struct load_info *info, struct module_ksyms *k,
 	for (unsigned int i = 0, p = 0; i < n; i++) {
 		const char *name = elf_symbol_name(ef, &ef->syms[idx[i]]);
 
-		k->arrays[i] = info->sym_value[idx[i]];
+		k->arrays[i] = info->img.sym_value[idx[i]];
 		k->arrays[n + i] = ef->syms[idx[i]].st_size;
 		k->arrays[2 * n + i] = p;
 		memcpy(k->strings + p, name, strlen(name) + 1);
@@ -748,7 +525,7 @@ static int set_params(struct load_info *info, int argc, char **argv)
  */
 static int memleak_register(struct load_info *info)
 {
-	const struct elf_file *ef = &info->ef;
+	const struct elf_file *ef = &info->img.ef;
 	struct module *mod = info->mod;
 	u8 *core = mod->core.base;
 	u32 size = 0, addr;
@@ -759,10 +536,10 @@ static int memleak_register(struct load_info *info)
 	/* Only struct module, inside the area, points to it: never a leak. */
 	memleak_not_leak(core);
 	/* struct module holds the loader's allocations for this module. */
-	memleak_scan_area(core, info->mod_off, sizeof(*mod));
+	memleak_scan_area(core, info->img.tail_off, sizeof(*mod));
 	for (unsigned int i = 1; i < ef->shnum; i++) {
 		const struct elf32_shdr *sh = elf_section(ef, i);
-		u32 a = info->sec_addr[i];
+		u32 a = module_section_addr(&info->img, i);
 
 		/* The module's globals (.data, .bss): roots while it lives. */
 		if (a && (sh->sh_flags & SHF_WRITE) && sh->sh_size &&
@@ -849,9 +626,9 @@ static int prepare(struct load_info *info, int argc, char **argv)
 	struct module *mod = info->mod;
 	int err;
 
-	err = resolve_symbols(info);
+	err = module_resolve_symbols(&info->img, lookup_export, info);
 	if (!err)
-		err = relocate(info);
+		err = module_relocate(&info->img);
 	if (!err)
 		err = find_exports(info);
 	if (!err)
@@ -892,20 +669,13 @@ static int run_init(struct module *mod)
 
 static int load_image(struct load_info *info, int argc, char **argv)
 {
-	const struct elf_file *ef = &info->ef;
 	int err;
 
 	err = check_file(info);
-	if (err)
-		return err;
-	info->sec_addr = kcalloc(ef->shnum, sizeof(u32), GFP_KERNEL);
-	info->sym_value = kcalloc(ef->nsyms, sizeof(u32), GFP_KERNEL);
-	if (!info->sec_addr || !info->sym_value) {
-		printk("insmod: %s: out of memory\n", info->file);
-		return -ENOMEM;
-	}
-	layout(info);
-	err = move_module(info);
+	if (!err)
+		err = module_layout(&info->img, sizeof(struct module));
+	if (!err)
+		err = move_module(info);
 	if (err)
 		return err;
 	err = prepare(info, argc, argv);
@@ -924,7 +694,8 @@ static int load_image(struct load_info *info, int argc, char **argv)
 
 int module_load(const char *name, int argc, char **argv)
 {
-	struct load_info info = { .file = name };
+	struct load_info info = { 0 };
+	struct module_image *img = &info.img;
 	const void *data;
 	size_t size;
 	int err;
@@ -932,16 +703,27 @@ int module_load(const char *name, int argc, char **argv)
 	err = module_archive_find(name, &data, &size);
 	if (err)
 		return err;
-	err = elf_parse(&info.ef, data, size, module_arch_machine);
+	err = elf_parse(&img->ef, data, size, module_arch_reloc->machine);
 	if (err) {
 		printk("insmod: %s: %s\n", name, elf_strerror(err));
 		return -ENOEXEC;
 	}
-	mutex_lock(&module_mutex);
-	err = load_image(&info, argc, argv);
-	mutex_unlock(&module_mutex);
-	kfree(info.sec_addr);
-	kfree(info.sym_value);
+	img->name = name;
+	img->arch = module_arch_reloc;
+	img->sec_area = kcalloc(img->ef.shnum, 1, GFP_KERNEL);
+	img->sec_off = kcalloc(img->ef.shnum, sizeof(u32), GFP_KERNEL);
+	img->sym_value = kcalloc(img->ef.nsyms, sizeof(u32), GFP_KERNEL);
+	if (img->sec_area && img->sec_off && img->sym_value) {
+		mutex_lock(&module_mutex);
+		err = load_image(&info, argc, argv);
+		mutex_unlock(&module_mutex);
+	} else {
+		printk("insmod: %s: out of memory\n", name);
+		err = -ENOMEM;
+	}
+	kfree(img->sec_area);
+	kfree(img->sec_off);
+	kfree(img->sym_value);
 	return err;
 }
 

@@ -64,7 +64,7 @@ static void print_image(const struct cpio_entry *e, const char *name,
 {
 	struct elf_file ef;
 	const char *desc;
-	int err = elf_parse(&ef, e->data, e->size, module_arch_machine);
+	int err = elf_parse(&ef, e->data, e->size, module_arch_reloc->machine);
 
 	if (err) {
 		printk("%-20.*s %8u  (%s)\n", (int)len, name, e->size,

@@ -7,6 +7,10 @@
  * that, so a branch out of reach goes through a veneer (ldr pc, =target)
  * in the same area as the branch (core or init: the two may be far apart),
  * one per distinct target.
+ *
+ * Pure computation on a buffer: the kernel links this file through
+ * module_arch_reloc (module_reloc_sync.c), the host fuzzer next to the
+ * i386 one. No state, no locking.
  */
 #include <kernel/module.h>
 #include <kernel/elf.h>
@@ -25,13 +29,34 @@
 #define VENEER_LDR_PC 0xe51ff004u	/* ldr pc, [pc, #-4] */
 #define VENEER_SIZE 8
 
-const unsigned int module_arch_machine = EM_ARM;
+static bool arm_describe(u32 type, struct module_reloc_type *t)
+{
+	/* Data words (packed ones too), or ARM-state instructions. */
+	*t = (struct module_reloc_type){ .size = 4, .align = 4 };
+	switch (type) {
+	case R_ARM_NONE:
+	case R_ARM_V4BX:
+		t->size = 0;
+		return true;
+	case R_ARM_ABS32:
+	case R_ARM_REL32:
+		t->align = 1;
+		return true;
+	case R_ARM_CALL:
+	case R_ARM_JUMP24:
+		t->branch = true;
+		return true;
+	case R_ARM_MOVW_ABS_NC:
+	case R_ARM_MOVT_ABS:
+		return true;
+	}
+	return false;
+}
 
 /* One possible veneer per branch relocation; duplicates share one. */
-unsigned long module_arch_extra(const struct elf_file *ef,
-				unsigned int rel_idx)
+static u32 arm_extra(const struct elf_file *ef, unsigned int rel_idx)
 {
-	unsigned long n = 0;
+	u32 n = 0;
 	struct elf_reloc r;
 
 	for (unsigned int i = 0; i < elf_reloc_count(ef, rel_idx); i++) {
@@ -48,54 +73,79 @@ static s32 sign_extend(u32 value, unsigned int bits)
 	return (s32)((value ^ m) - m);
 }
 
-/* The veneer that jumps to target, made on first use; NULL when full. */
-static u8 *veneer(struct module_arch_space *extra, u32 target)
+/*
+ * The address of the veneer that jumps to target, made on first use;
+ * 0 when the space is full.
+ */
+static u32 veneer(struct module_arch_space *extra, u32 target)
 {
 	u8 *v;
 
-	for (unsigned long off = 0; off < extra->used; off += VENEER_SIZE)
+	for (u32 off = 0; off < extra->used; off += VENEER_SIZE)
 		if (module_get32(extra->base + off + 4) == target)
-			return extra->base + off;
-	if (extra->used + VENEER_SIZE > extra->size)
-		return NULL;
+			return extra->addr + off;
+	if (extra->size - extra->used < VENEER_SIZE)
+		return 0;
 	v = extra->base + extra->used;
 	module_put32(v, VENEER_LDR_PC);
 	module_put32(v + 4, target);
 	extra->used += VENEER_SIZE;
-	return v;
+	return extra->addr + extra->used - VENEER_SIZE;
 }
 
-static int branch(const char *modname, u8 *loc, u32 sym,
-		  struct module_arch_space *extra)
+static bool in_reach(s32 offset)
 {
-	u32 insn = module_get32(loc);
+	return offset >= -0x2000000 && offset < 0x2000000;
+}
+
+/* Is insn what a relocation of type patches? (BLX: Thumb, refused) */
+static bool is_patchable(u32 type, u32 insn)
+{
+	bool cond = (insn >> 28) != 0xf;
+
+	switch (type) {
+	case R_ARM_CALL:	/* bl */
+		return cond && (insn & 0x0f000000) == 0x0b000000;
+	case R_ARM_JUMP24:	/* b or bl */
+		return cond && (insn & 0x0e000000) == 0x0a000000;
+	case R_ARM_MOVW_ABS_NC:
+		return (insn & 0x0ff00000) == 0x03000000;
+	case R_ARM_MOVT_ABS:
+		return (insn & 0x0ff00000) == 0x03400000;
+	}
+	return true;
+}
+
+static int branch(const struct module_reloc *r, struct module_arch_space *extra)
+{
+	u32 insn = module_get32(r->loc), v;
 	/* The addend includes the -8 of the pipeline: target = S + A + 8. */
-	u32 target = sym + (u32)sign_extend((insn & 0x00ffffff) << 2, 26) + 8;
-	s32 offset = (s32)(target - (u32)(uintptr_t)loc - 8);
+	u32 addend = (u32)sign_extend((insn & 0x00ffffff) << 2, 26);
+	u32 target = r->sym + addend + 8;
+	s32 offset = (s32)(target - r->place - 8);
 
 	if (target & 3) {
-		printk("insmod: %s: branch at %p to Thumb or misaligned code 0x%08x\n",
-		       modname, loc, target);
+		printk("insmod: %s: branch at 0x%08x to Thumb or misaligned "
+		       "code 0x%08x\n", r->modname, r->place, target);
 		return -ENOEXEC;
 	}
-	if (offset < -0x2000000 || offset >= 0x2000000) {
-		u8 *v = veneer(extra, target);
-
+	if (!in_reach(offset)) {
+		v = extra ? veneer(extra, target) : 0;
 		if (!v) {
 			printk("insmod: %s: no room for a branch veneer\n",
-			       modname);
+			       r->modname);
 			return -ENOEXEC;
 		}
-		offset = (s32)((u32)(uintptr_t)v - (u32)(uintptr_t)loc - 8);
+		offset = (s32)(v - r->place - 8);
 		/* The veneers sit in loc's own area, so this cannot happen. */
-		if (offset < -0x2000000 || offset >= 0x2000000) {
-			printk("insmod: %s: branch veneer at %p out of reach "
-			       "of %p\n", modname, v, loc);
+		if (!in_reach(offset)) {
+			printk("insmod: %s: branch veneer at 0x%08x out of "
+			       "reach of 0x%08x\n", r->modname, v, r->place);
 			return -ENOEXEC;
 		}
 	}
 	insn = (insn & 0xff000000) | (((u32)offset >> 2) & 0x00ffffff);
-	module_put32(loc, insn);
+	module_put32(r->loc, insn);
 	return 0;
 }
 
@@ -110,65 +160,74 @@ static u32 set_mov_imm(u32 insn, u32 imm)
 	return (insn & 0xfff0f000) | (imm & 0xf000) << 4 | (imm & 0x0fff);
 }
 
-int module_arch_relocate(const char *modname, u32 type, u8 *loc, u32 sym,
-			 s32 addend, struct module_arch_space *extra)
+static s32 arm_addend(u32 type, const u8 *loc)
 {
 	u32 word = module_get32(loc);
 
-	if (addend) {
+	switch (type) {
+	case R_ARM_ABS32:
+	case R_ARM_REL32:
+		return (s32)word;
+	case R_ARM_CALL:
+	case R_ARM_JUMP24:
+		return sign_extend((word & 0x00ffffff) << 2, 26);
+	case R_ARM_MOVW_ABS_NC:
+	case R_ARM_MOVT_ABS:
+		return sign_extend(mov_imm(word), 16);
+	}
+	return 0;
+}
+
+static int arm_relocate(const struct module_reloc *r,
+			struct module_arch_space *extra)
+{
+	u32 word = module_get32(r->loc), sym = r->sym;
+
+	if (r->addend) {
 		printk("insmod: %s: RELA addend on ARM, which uses REL\n",
-		       modname);
+		       r->modname);
 		return -ENOEXEC;
 	}
-	switch (type) {
+	if (!is_patchable(r->type, word)) {
+		printk("insmod: %s: relocation type %u at 0x%08x: 0x%08x is "
+		       "not an instruction it patches\n", r->modname, r->type,
+		       r->place, word);
+		return -ENOEXEC;
+	}
+	switch (r->type) {
 	case R_ARM_NONE:
 	case R_ARM_V4BX:	/* bx lr for ARMv4: nothing to do on ARMv7 */
 		return 0;
 	case R_ARM_ABS32:
-		module_put32(loc, sym + word);
+		module_put32(r->loc, sym + word);
 		return 0;
 	case R_ARM_REL32:
-		module_put32(loc, sym + word - (u32)(uintptr_t)loc);
+		module_put32(r->loc, sym + word - r->place);
 		return 0;
 	case R_ARM_CALL:
 	case R_ARM_JUMP24:
-		return branch(modname, loc, sym, extra);
+		return branch(r, extra);
 	case R_ARM_MOVW_ABS_NC:
-		module_put32(loc, set_mov_imm(word, sym +
+		module_put32(r->loc, set_mov_imm(word, sym +
 				  (u32)sign_extend(mov_imm(word), 16)));
 		return 0;
 	case R_ARM_MOVT_ABS:
-		module_put32(loc, set_mov_imm(word, (sym +
+		module_put32(r->loc, set_mov_imm(word, (sym +
 				  (u32)sign_extend(mov_imm(word), 16)) >> 16));
 		return 0;
 	}
-	printk("insmod: %s: unknown relocation type %u (R_ARM_*) at %p\n",
-	       modname, type, loc);
+	printk("insmod: %s: unknown relocation type %u (R_ARM_*) at 0x%08x\n",
+	       r->modname, r->type, r->place);
 	return -ENOEXEC;
 }
 
-/*
- * New code reaches instruction fetch through the point of unification:
- * clean the data cache lines, invalidate the instruction cache lines
- * and the branch predictor, then synchronize.
- */
-void module_arch_sync_code(void *start, unsigned long len)
-{
-	unsigned long addr, end = (unsigned long)start + len;
-	u32 ctr, dline, iline;
+const struct module_reloc_ops module_reloc_arm = {
+	.machine = EM_ARM,
+	.type_prefix = "R_ARM",
+	.func_align = 4,
+	.describe = arm_describe,
+	.addend = arm_addend,
+	.extra = arm_extra,
+	.relocate = arm_relocate,
+};
 
-	if (!len)
-		return;
-	__asm__ volatile("mrc p15, 0, %0, c0, c0, 1" : "=r"(ctr));
-	dline = 4u << (ctr >> 16 & 0xf);
-	iline = 4u << (ctr & 0xf);
-	addr = (unsigned long)start & ~(dline - 1);
-	for (; addr < end; addr += dline)
-		__asm__ volatile("mcr p15, 0, %0, c7, c11, 1" : : "r"(addr));
-	__asm__ volatile("dsb" : : : "memory");
-	addr = (unsigned long)start & ~(iline - 1);
-	for (; addr < end; addr += iline)
-		__asm__ volatile("mcr p15, 0, %0, c7, c5, 1" : : "r"(addr));
-	__asm__ volatile("mcr p15, 0, %0, c7, c5, 6" : : "r"(0));
-	__asm__ volatile("dsb\n\tisb" : : : "memory");
-}

@@ -17,12 +17,30 @@
 
 static u32 words[8] __aligned(8);
 static u8 veneers[16] __aligned(8);
+#define VENEER_SPACE \
+	{ veneers, (u32)(uintptr_t)veneers, sizeof(veneers), 0 }
+
+/* One relocation of type at loc, which is also its final address. */
+static int relocate(u32 type, u8 *loc, u32 sym, s32 addend,
+		    struct module_arch_space *extra)
+{
+	struct module_reloc r = {
+		.modname = "test",
+		.type = type,
+		.loc = loc,
+		.place = (u32)(uintptr_t)loc,
+		.sym = sym,
+		.addend = addend,
+	};
+
+	return module_arch_reloc->relocate(&r, extra);
+}
 
 static int reloc(u32 type, unsigned int i, u32 insn, u32 sym,
 		 struct module_arch_space *extra)
 {
 	module_put32((u8 *)&words[i], insn);
-	return module_arch_relocate("test", type, (u8 *)&words[i], sym, 0,
+	return relocate(type, (u8 *)&words[i], sym, 0,
 				    extra);
 }
 
@@ -54,7 +72,7 @@ static void test_movw_movt(struct ktest *t)
 
 static void test_branch_in_reach(struct ktest *t)
 {
-	struct module_arch_space extra = { veneers, sizeof(veneers), 0 };
+	struct module_arch_space extra = VENEER_SPACE;
 
 	KEXPECT_EQ(t, reloc(28, 0, BL_MINUS_8, at(0) + 0x100, &extra), 0);
 	KEXPECT_EQ(t, words[0], 0xeb00003e);
@@ -65,7 +83,7 @@ static void test_branch_in_reach(struct ktest *t)
 
 static void test_branch_veneers(struct ktest *t)
 {
-	struct module_arch_space extra = { veneers, sizeof(veneers), 0 };
+	struct module_arch_space extra = VENEER_SPACE;
 	u32 far = at(0) + 0x4000000, v = (u32)(uintptr_t)veneers;
 
 	KEXPECT_EQ(t, reloc(28, 0, BL_MINUS_8, far, &extra), 0);
@@ -100,7 +118,7 @@ static bool far_from_veneers(const u8 *p)
 
 static void test_veneer_out_of_reach(struct ktest *t)
 {
-	struct module_arch_space extra = { veneers, sizeof(veneers), 0 };
+	struct module_arch_space extra = VENEER_SPACE;
 	unsigned long pages[FAR_TRIES] = { 0 };
 	u8 *page = NULL;
 	int n;
@@ -114,7 +132,7 @@ static void test_veneer_out_of_reach(struct ktest *t)
 	KEXPECT(t, page != NULL);
 	if (page) {
 		module_put32(page, BL_MINUS_8);
-		KEXPECT_EQ(t, module_arch_relocate("test", 28, page, at(0), 0,
+		KEXPECT_EQ(t, relocate(28, page, at(0), 0,
 						   &extra), -ENOEXEC);
 		KEXPECT_EQ(t, module_get32(page), BL_MINUS_8);
 	}
@@ -125,12 +143,12 @@ static void test_veneer_out_of_reach(struct ktest *t)
 
 static void test_refused(struct ktest *t)
 {
-	struct module_arch_space extra = { veneers, sizeof(veneers), 0 };
+	struct module_arch_space extra = VENEER_SPACE;
 
 	KEXPECT_EQ(t, reloc(28, 0, BL_MINUS_8, at(0) + 0x101, &extra),
 		   -ENOEXEC);	/* Thumb */
 	KEXPECT_EQ(t, reloc(254, 1, 0, 0x1000, &extra), -ENOEXEC);
-	KEXPECT_EQ(t, module_arch_relocate("test", 2, (u8 *)&words[2], 0, 4,
+	KEXPECT_EQ(t, relocate(2, (u8 *)&words[2], 0, 4,
 					   &extra), -ENOEXEC);	/* RELA */
 }
 

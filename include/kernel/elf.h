@@ -31,12 +31,21 @@
 #define SHT_SYMTAB 2
 #define SHT_STRTAB 3
 #define SHT_RELA 4
+#define SHT_NOTE 7
 #define SHT_NOBITS 8
 #define SHT_REL 9
+#define SHT_LOPROC 0x70000000	/* to 0x7fffffff: .ARM.exidx, .ARM.attributes */
+#define SHT_HIPROC 0x7fffffff
 
 #define SHF_WRITE 0x1
 #define SHF_ALLOC 0x2
 #define SHF_EXECINSTR 0x4
+#define SHF_MERGE 0x10
+#define SHF_STRINGS 0x20
+#define SHF_INFO_LINK 0x40
+#define SHF_LINK_ORDER 0x80
+#define SHF_GROUP 0x200
+#define SHF_TLS 0x400
 
 #define STB_LOCAL 0
 #define STB_GLOBAL 1
@@ -49,6 +58,7 @@
 
 #define ELF32_ST_BIND(info) ((info) >> 4)
 #define ELF32_ST_TYPE(info) ((info) & 0xf)
+#define ELF32_ST_VISIBILITY(other) ((other) & 0x3)
 #define ELF32_R_SYM(info) ((info) >> 8)
 #define ELF32_R_TYPE(info) ((info) & 0xff)
 

@@ -2,13 +2,17 @@
  * Loadable modules (docs/modules.md). The first half is what a module's
  * source uses: module_init/module_exit, parameters, its description.
  * The second half is the loader's: struct module, the commands' entry
- * points, and the small interface each arch implements for relocations
- * (arch/<arch>/module_reloc.c).
+ * points, the steps on an image that build on the host too
+ * (kernel/module_layout.c, kernel/module_symbols.c), and the small
+ * interface each arch implements for relocations
+ * (arch/<arch>/module_reloc.c). The steps keep no state: module_mutex
+ * (kernel/module.c) serializes the kernel's loads.
  */
 #ifndef KERNEL_MODULE_H
 #define KERNEL_MODULE_H
 
 #include <kernel/compiler.h>
+#include <kernel/elf.h>
 #include <kernel/export.h>
 #include <kernel/kallsyms.h>
 #include <kernel/list.h>
@@ -17,7 +21,6 @@
 #define MODULE_NAME_MAX 32
 
 struct memleak_offset;
-struct elf_file;
 
 /* ------------------------------------------------------------------ */
 /* For module sources (built with -DMODULE -DKBUILD_MODNAME="name")    */
@@ -142,46 +145,166 @@ void module_print_list(void);
 /* Prints what the boot archive holds (lsmod -a): name, size, description. */
 void module_print_archive(void);
 
-/* The value of key in an image's .modinfo ("name", "description"), or NULL. */
-const char *module_info(const struct elf_file *ef, const char *key);
-
 /* The boot archive (kernel/module_archive.c): NULL/0 when none. */
 const void *module_archive(size_t *size);
 /* The image of modules/NAME.ko in the archive: 0 or a negative error. */
 int module_archive_find(const char *name, const void **data, size_t *size);
 
 /* ------------------------------------------------------------------ */
-/* What each arch implements (arch/<arch>/module_reloc.c)              */
+/* The loader's steps on an image (kernel/module_layout.c and          */
+/* kernel/module_symbols.c). They touch no hardware and allocate       */
+/* nothing, so the fuzzer (tests/fuzz/fuzz_module.c) runs them on the  */
+/* host, into a buffer, for both arches.                               */
 
-/* The ELF e_machine modules must be built for. */
-extern const unsigned int module_arch_machine;
+struct module_reloc_ops;
+
+enum module_area_id {
+	MODULE_AREA_NONE,	/* a section that is not loaded */
+	MODULE_AREA_CORE,
+	MODULE_AREA_INIT,
+	MODULE_AREAS,
+};
+
+/* No area of a module may grow past this (nor sizes overflow on the way). */
+#define MODULE_MAX_AREA (32u << 20)
 
 /*
- * Bytes the arch needs in the core area for relocations of section
- * sec_idx of ef (ARM: branch veneers to targets out of reach); called
- * for each relocation table while laying the module out.
+ * One area while it is laid out and filled: its bytes at base, which
+ * the module's code will see at addr (the same address in the kernel;
+ * a host buffer and a made-up address in the fuzzer).
  */
-unsigned long module_arch_extra(const struct elf_file *ef,
-				unsigned int rel_idx);
-
-/*
- * Where the arch may put what module_arch_extra() asked for: size bytes
- * at base in the core area, filled as relocations are applied.
- */
-struct module_arch_space {
+struct module_place {
 	u8 *base;
-	unsigned long size, used;
+	u32 addr;
+	u32 size;		/* bytes laid out, extra space included */
+	u32 extra_off, extra_size;	/* the arch's space (ARM: veneers) */
+};
+
+/* A module image on its way in: what each step leaves for the next. */
+struct module_image {
+	const char *name;	/* in messages: the file's, then the module's */
+	struct elf_file ef;	/* checked by elf_parse() */
+	const struct module_reloc_ops *arch;
+	/* Arrays of ef.shnum and ef.nsyms zeroed entries, from the caller. */
+	u8 *sec_area;		/* each section's enum module_area_id */
+	u32 *sec_off;		/* and its offset in that area */
+	u32 *sym_value;		/* each symbol's final value */
+	struct module_place area[MODULE_AREAS];
+	u32 tail_off;		/* the caller's room at the end of the core */
 };
 
 /*
- * Applies one relocation of the given type at loc (its final address:
- * the copy in the module's area) for the symbol value sym (its final
- * address) plus addend (REL: 0, the addend is in place). Returns 0, or
- * a negative error after printing what is wrong (unknown type, target
- * out of reach).
+ * Checks everything in a parsed image that elf_parse() leaves to the
+ * loader: section types, flags and places in the file, the symbol
+ * table's order and kinds, that each relocation table applies to a
+ * loaded section (or a debug one, ignored) and each of its entries to a
+ * known type, inside that section, against a loaded or undefined
+ * symbol; then the module's name (.modinfo), which becomes img->name.
+ * Returns 0, or -ENOEXEC after printing what is wrong.
  */
-int module_arch_relocate(const char *modname, u32 type, u8 *loc, u32 sym,
-			 s32 addend, struct module_arch_space *extra);
+int module_check_image(struct module_image *img);
+
+/*
+ * Places each loaded section in the core or init area (sec_area,
+ * sec_off, area[].size), the arch's extra space after each area's
+ * sections and tail bytes at the end of the core (tail_off). Returns 0
+ * or -ENOEXEC after printing why (too big).
+ */
+int module_layout(struct module_image *img, u32 tail);
+
+/* Copies the sections into the areas, whose base and addr are now set. */
+void module_copy_sections(struct module_image *img);
+
+/* Final address of section idx, or 0 when it is not loaded. */
+static inline u32 module_section_addr(const struct module_image *img,
+				      unsigned int idx)
+{
+	unsigned int a = img->sec_area[idx];
+
+	return a ? img->area[a].addr + img->sec_off[idx] : 0;
+}
+
+/*
+ * The final value of every symbol: undefined ones from lookup(arg,
+ * name, &value), which returns 0, -ENOENT (unknown: an error unless the
+ * symbol is weak) or another error that stops resolution. Every unknown
+ * symbol is reported. Returns 0 or the first error.
+ */
+int module_resolve_symbols(struct module_image *img,
+			   int (*lookup)(void *arg, const char *name,
+					 u32 *value),
+			   void *arg);
+
+/* Applies the relocation tables of loaded sections: 0 or -ENOEXEC. */
+int module_relocate(struct module_image *img);
+
+/* The value of key in an image's .modinfo ("name", "description"), or NULL. */
+const char *module_info(const struct elf_file *ef, const char *key);
+
+/* ------------------------------------------------------------------ */
+/* What each arch implements (arch/<arch>/module_reloc*.c)             */
+
+/*
+ * Where the arch may put what its extra() asked for: size bytes at base
+ * (seen at addr) after an area's sections, filled as relocations are
+ * applied.
+ */
+struct module_arch_space {
+	u8 *base;
+	u32 addr;
+	u32 size, used;
+};
+
+/* One relocation to apply: S (sym) + A (addend) at P (place). */
+struct module_reloc {
+	const char *modname;	/* for messages */
+	u32 type;
+	u8 *loc;		/* the bytes to patch */
+	u32 place;		/* their final address */
+	u32 sym;		/* the symbol's final value */
+	s32 addend;		/* REL: 0, the addend is in place */
+};
+
+/* What the loader checks of a relocation type before relocating. */
+struct module_reloc_type {
+	u32 size;	/* bytes patched; 0: none (R_*_NONE) */
+	u32 align;	/* that the offset needs (ARM instructions: 4) */
+	bool branch;	/* a call or jump: its symbol must be code */
+};
+
+/*
+ * An arch's relocations, in arch/<arch>/module_reloc.c: code with no
+ * hardware access, so that the fuzzer links those of both arches.
+ */
+struct module_reloc_ops {
+	unsigned int machine;	/* the ELF e_machine of its modules */
+	const char *type_prefix;	/* "R_386", in messages */
+	u32 func_align;		/* where a function may start (ARM: no Thumb) */
+	/* Fills *t for a type the arch applies; false for any other. */
+	bool (*describe)(u32 type, struct module_reloc_type *t);
+	/* The addend a REL entry of type finds in place at loc. */
+	s32 (*addend)(u32 type, const u8 *loc);
+	/*
+	 * Bytes of extra space the arch may need for relocation table
+	 * rel_idx of ef (ARM: branch veneers), in the area of its section.
+	 */
+	u32 (*extra)(const struct elf_file *ef, unsigned int rel_idx);
+	/*
+	 * Applies one relocation of a type patch_size() accepted, with
+	 * the extra space of loc's area. Returns 0, or -ENOEXEC after
+	 * printing what is wrong (a target out of reach, an instruction
+	 * that is not of the kind the type patches).
+	 */
+	int (*relocate)(const struct module_reloc *r,
+			struct module_arch_space *extra);
+};
+
+/* Each arch's, named after it so that a host program links both. */
+extern const struct module_reloc_ops module_reloc_i386;
+extern const struct module_reloc_ops module_reloc_arm;
+
+/* The kernel's own arch's (arch/<arch>/module_reloc_sync.c). */
+extern const struct module_reloc_ops *const module_arch_reloc;
 
 /* Makes code written at [start, start + len) visible to instruction fetch. */
 void module_arch_sync_code(void *start, unsigned long len);
