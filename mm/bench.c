@@ -195,11 +195,48 @@ static bool build_chain(unsigned long n, unsigned long size)
 	return true;
 }
 
-/* One line for the bench script: the scan's size and cost in cycles. */
-static int bench_scan(const char *count, const char *bytes)
+#define SCAN_MAX_LEAKS 10000
+
+/*
+ * Blocks leaked on purpose for the pause of 'mmbench scan N SIZE LEAKS':
+ * their addresses kept where the collector does not look.
+ */
+static unsigned long scan_leaks[SCAN_MAX_LEAKS] __memleak_noscan;
+static unsigned long nr_scan_leaks;
+
+static bool leak_blocks(unsigned long n)
 {
-	unsigned long n, size = SCAN_BLOCK_SIZE;
+	for (nr_scan_leaks = 0; nr_scan_leaks < n; nr_scan_leaks++) {
+		void *p = kmalloc(SCAN_BLOCK_SIZE, GFP_KERNEL);
+
+		if (!p)
+			return false;
+		scan_leaks[nr_scan_leaks] = (unsigned long)p;
+	}
+	return true;
+}
+
+static void free_leaks(void)
+{
+	while (nr_scan_leaks)
+		kfree((void *)scan_leaks[--nr_scan_leaks]);
+}
+
+/*
+ * One line for the bench script: the scan's size and cost in cycles,
+ * and the pause with the world stopped that confirms the leaks (none
+ * without leaks).
+ */
+static int bench_scan(const char *count, const char *bytes, const char *leaks)
+{
+	unsigned long n, size = SCAN_BLOCK_SIZE, nleaks = 0;
 	int err;
+
+	if (leaks && (kstrtoul(leaks, 10, &nleaks) || nleaks > SCAN_MAX_LEAKS)) {
+		printk("mmbench scan: '%s' is not a leak count up to %d\n",
+		       leaks, SCAN_MAX_LEAKS);
+		return 1;
+	}
 
 	if (kstrtoul(count, 10, &n) || n > SCAN_MAX_BLOCKS) {
 		printk("mmbench scan: '%s' is not a block count up to %d\n",
@@ -212,29 +249,35 @@ static int bench_scan(const char *count, const char *bytes)
 		       "bytes\n", bytes, SCAN_MAX_SIZE);
 		return 1;
 	}
-	if (!build_chain(n, size)) {
+	if (!build_chain(n, size) || !leak_blocks(nleaks)) {
 		printk("mmbench scan: out of memory for %lu blocks\n", n);
 		free_chain();
+		free_leaks();
 		return 1;
 	}
+	memleak.pause_cycles = memleak.pause_bytes = 0;
 	err = memleak_scan();
 	if (!err)
 		printk("mmbench scan: added %lu size %lu tracked %lu bytes %lu "
-		       "cycles %llu irqoff %llu hz %llu suspects %lu\n", n, size,
+		       "cycles %llu irqoff %llu hz %llu suspects %lu leaks %lu "
+		       "pause %llu pausebytes %lu\n", n, size,
 		       memleak.nr_blocks,
 		       memleak.bytes_scanned,
 		       (unsigned long long)memleak.scan_cycles,
 		       (unsigned long long)memleak.scan_irqoff_cycles,
-		       (unsigned long long)arch_cycles_hz(), memleak.nr_suspects);
+		       (unsigned long long)arch_cycles_hz(), memleak.nr_suspects,
+		       nleaks, (unsigned long long)memleak.pause_cycles,
+		       memleak.pause_bytes);
 	else
 		printk("mmbench scan: the collector is busy or disabled\n");
 	free_chain();
+	free_leaks();
 	return err ? 1 : 0;
 }
 #else
-static int bench_scan(const char *count, const char *bytes)
+static int bench_scan(const char *count, const char *bytes, const char *leaks)
 {
-	(void)count, (void)bytes;
+	(void)count, (void)bytes, (void)leaks;
 	printk("mmbench scan: the leak collector is not configured in\n");
 	return 1;
 }
@@ -244,10 +287,11 @@ static int cmd_mmbench(int argc, char **argv)
 {
 	unsigned long before = mmbench_pairs;
 
-	if ((argc == 3 || argc == 4) && strcmp(argv[1], "scan") == 0)
-		return bench_scan(argv[2], argc == 4 ? argv[3] : NULL);
+	if (argc >= 3 && argc <= 5 && strcmp(argv[1], "scan") == 0)
+		return bench_scan(argv[2], argc >= 4 ? argv[3] : NULL,
+				  argc == 5 ? argv[4] : NULL);
 	if (argc != 1) {
-		printk("usage: mmbench [scan N [SIZE]]\n");
+		printk("usage: mmbench [scan N [SIZE [LEAKS]]]\n");
 		return 1;
 	}
 	bench_cache = kmem_cache_create("mmbench-64", 64, 0, 0, NULL);
@@ -267,6 +311,7 @@ static int cmd_mmbench(int argc, char **argv)
 	       mmbench_pairs - before);
 	return 0;
 }
-SHELL_COMMAND("mmbench", cmd_mmbench, "mmbench [scan N [SIZE]]",
+SHELL_COMMAND("mmbench", cmd_mmbench, "mmbench [scan N [SIZE [LEAKS]]]",
 	      "run one alloc+free pair of each kind between markers for GDB, "
-	      "or time a leak scan with N more blocks of SIZE bytes");
+	      "or time a leak scan with N more blocks of SIZE bytes (and LEAKS "
+	      "leaked ones, for the pause that confirms them)");

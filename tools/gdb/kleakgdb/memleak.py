@@ -395,8 +395,9 @@ def root_regions():
     """(label, start, end) of the memory the scan treats as roots."""
     sym = lambda name: ulong(symbol_value(name).address)  # noqa: E731
     # The boot thread's stack is in .bss: the scan takes only its live part.
-    regions = [("data", sym("_sdata"), sym("_edata")),
-               ("bss", sym("__bss_start"), sym("boot_stack")),
+    # The noscan parts open .data and .bss (linker/sections.ld).
+    regions = [("data", sym("__noscan_data_end"), sym("_edata")),
+               ("bss", sym("__noscan_bss_end"), sym("boot_stack")),
                ("bss", sym("boot_stack_top"), sym("__bss_stop"))]
     regions += per_cpu_regions()
     pages = ulong(symbol_value("max_pfn")) - ulong(symbol_value("min_pfn"))

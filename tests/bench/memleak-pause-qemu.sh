@@ -1,0 +1,43 @@
+#!/bin/sh
+# The pause of the leak collector's last step in QEMU on both arches, in
+# instructions: 'mmbench scan N 64 LEAKS' (mm/bench.c) scans with N more
+# reachable blocks and LEAKS leaked ones, which the scan confirms with
+# every other CPU stopped (mm/memleak_scan.c, confirm_white_blocks()).
+# Each row gives the pause against the whole scan of the same heap: the
+# pause should grow with the memory read (N), barely with the number of
+# suspects (LEAKS), and be none without them. Counted as in
+# memleak-scan-qemu.sh (-icount, one count one instruction), one CPU, so
+# the parking itself is not in the figure.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/bench/lib/qemu.sh
+
+for arch in i386 arm; do
+	eval "kernel=\${KERNEL_$arch:-build/$arch/kernel.elf}"
+	bench="memleak pause (qemu $arch)"
+	if [ ! -f "$kernel" ]; then
+		printf 'row\t%s\tkernel not built\t-\t-\t-\t-\n' "$bench"
+		continue
+	fi
+	case $arch in i386) shift=0 ;; arm) shift=4 ;; esac
+	run_icount "$arch" "$kernel" "$shift" "mmbench scan 10000 64 0;\
+mmbench scan 10000 64 10;mmbench scan 10000 64 100;\
+mmbench scan 10000 64 1000;mmbench scan 10000 64 10000;\
+mmbench scan 100000 64 10" |
+	tr -d '\r' | awk -v bench="$bench" -v shift="$shift" '
+	function insns(c) { return c * 1e9 / hz / 2 ^ shift }
+	/^mmbench scan: added / {
+		# ... cycles C irqoff W hz H suspects S leaks L pause P pausebytes B
+		hz = $16; n++
+		printf "row\t%s\t%d blocks of 64 B + %d leaked: pause vs whole scan\t%.0f\t%.0f\t%.4f\tinsns\n",
+			bench, $4, $20, insns($22), insns($12),
+			insns($12) ? insns($22) / insns($12) : 0
+		if ($24 > 0)
+			printf "row\t%s\t%d blocks of 64 B + %d leaked: pause per byte read\t%.2f\t-\t-\tinsns/byte\n",
+				bench, $4, $20, insns($22) / $24
+	}
+	END {
+		if (n != 6)
+			printf "row\t%s\tmmbench scan did not finish (%d of 6)\t-\t-\t-\t-\n", bench, n
+	}'
+done
