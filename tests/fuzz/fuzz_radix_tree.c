@@ -4,7 +4,7 @@
  * that delete as they go, spares, destroy), with keys small, huge, near
  * powers of two or next to keys already in the tree, and node
  * allocations that fail on request. A sorted array is the model: every
- * answer must match it, radix_tree_check() must pass after every step,
+ * answer must match it, radix_tree_check() must pass after every change,
  * and no node may be left over at the end.
  */
 #include <kernel/radix-tree.h>
@@ -14,6 +14,7 @@
 
 #define MODEL_MAX 1024
 #define GANG_MAX 16
+#define INPUT_MAX 4096
 
 struct entry {
 	unsigned long key;
@@ -259,8 +260,10 @@ static void do_op(struct radix_tree_root *root, struct allocator *a,
 		break;
 	}
 	fail_if(radix_tree_count(root) != nr_model);
-	fail_if(radix_tree_check(root) != NULL);
 	fail_if(a->live != root->nodes + root->nr_spares);
+	/* The full check walks every node: only after changes. */
+	if (op % 8 != 3 && op % 8 != 4)
+		fail_if(radix_tree_check(root) != NULL);
 }
 
 int LLVMFuzzerTestOneInput(const u8 *data, size_t size);
@@ -269,7 +272,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 {
 	struct allocator a = { .fail_in = -1 };
 	struct radix_tree_root root;
-	struct input in = { data, size };
+	/* Longer sequences find nothing new, only run slower. */
+	struct input in = { data, size < INPUT_MAX ? size : INPUT_MAX };
 
 	nr_model = 0;
 	radix_tree_init(&root, alloc_node, free_node, &a);
