@@ -5,7 +5,6 @@
  */
 #include <kernel/bootinfo.h>
 #include <kernel/errno.h>
-#include <kernel/string.h>
 #include <asm/multiboot.h>
 
 /* RAM above 4 GiB is out of reach without PAE. */
