@@ -10,8 +10,7 @@
 /* RAM above 4 GiB is out of reach without PAE. */
 #define ADDR_LIMIT 0x100000000ULL
 
-static void add_ram_below_4g(const struct multiboot_env *env, u64 base,
-			     u64 len)
+static void add_ram_below_4g(const struct multiboot_env *env, u64 base, u64 len)
 {
 	if (base >= ADDR_LIMIT)
 		return;

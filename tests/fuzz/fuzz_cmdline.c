@@ -46,7 +46,8 @@ static int model(const char *line, const char *key, char *val, bool *seen)
 		quotes += n;
 		if (!has_eq)
 			eq = i;
-		if (klen && eq - start == klen && !memcmp(line + start, key, klen))
+		if (klen && eq - start == klen &&
+		    !memcmp(line + start, key, klen))
 			last = has_eq ? line + eq + 1 : line + eq;
 		while (separator(line[i]))
 			i++;
@@ -56,8 +57,8 @@ static int model(const char *line, const char *key, char *val, bool *seen)
 		return klen ? -1 : 0;
 	if (!last)
 		return 0;
-	for (n = 0; *last && !separator(*last) ; last++) {
-		/* Quotes are gone from the value; separators inside them stay. */
+	/* Quotes are dropped; separators between them stay. */
+	for (n = 0; *last && !separator(*last); last++) {
 		if (*last == '"') {
 			for (last++; *last != '"'; last++)
 				val[n++] = *last;

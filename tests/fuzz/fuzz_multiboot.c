@@ -89,8 +89,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	memset(&bi, 0, sizeof(bi));
 	err = multiboot_read(&env, BASE, &bi);
 	fail_if(err != 0 && size >= sizeof(struct multiboot_info));
-	fail_if(strnlen(bi.cmdline, sizeof(bi.cmdline)) ==
-		sizeof(bi.cmdline));
+	fail_if(strnlen(bi.cmdline, sizeof(bi.cmdline)) == sizeof(bi.cmdline));
 	fail_if(bi.initrd_end < bi.initrd_start);
 	for (size_t i = 0; i < m.nr_copies; i++)
 		free(m.copies[i]);

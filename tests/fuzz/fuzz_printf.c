@@ -180,7 +180,8 @@ static void check(const char *fmt, const char *const *args, size_t size)
 
 	fail_if(len2 != len);
 	if (size)
-		fail_if(memcmp(small, big, (size_t)len < size ? len : size - 1));
+		fail_if(memcmp(small, big,
+			       (size_t)len < size ? len : size - 1));
 	if (libc_comparable(fmt)) {
 		ref = malloc(BIG);
 		fail_if(libc_printf(ref, BIG, fmt, args) != len ||
