@@ -18,8 +18,16 @@ HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 	$(filter-out %_test.c mm/vmalloc%.c mm/memleak%.c mm/leaktest%.c,\
 		$(wildcard mm/*.c)) \
 	$(HOST_MEMLEAK_SRCS) \
-	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c)
+	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c) \
+	arch/i386/multiboot_info.c
 HOST_TEST_SRCS := $(wildcard tests/host/test_*.c)
+
+# The Multiboot reader is i386 code; it and its test find <asm/multiboot.h>
+# there (arch/host/include, first on the path, has no such file).
+$(patsubst %.c,\%/%.o,arch/i386/multiboot_info.c tests/host/test_multiboot.c): \
+	HOST_CFLAGS += -Iarch/i386/include
+$(patsubst %.c,\%/%.o,arch/i386/multiboot_info.c): \
+	BENCH_CFLAGS += -Iarch/i386/include
 
 # Pattern-specific, so that both the test build and the bench build
 # (whatever their directories) get the flag.

@@ -45,4 +45,28 @@ struct multiboot_module {
 	u32 reserved;
 } __attribute__((packed));
 
+struct boot_info;
+
+/*
+ * How multiboot_read() reaches the loader's structures and hands out
+ * RAM. The kernel maps physical memory 1:1 and adds to boot_info; the
+ * host tests and the fuzzer map a buffer and record the ranges.
+ */
+struct multiboot_env {
+	/* The bytes at physical [addr, addr + len), or NULL if unreadable. */
+	const void *(*map)(void *ctx, u32 addr, u32 len);
+	/* One usable RAM range, below 4 GiB and never empty. */
+	void (*add_ram)(void *ctx, u64 base, u64 size);
+	void *ctx;
+};
+
+/*
+ * Reads the information structure at info_addr: RAM through
+ * env->add_ram(), the command line and the boot archive (first module)
+ * into bi. Trusts no length or address in it. Returns 0, or -EFAULT
+ * when the structure itself cannot be read.
+ */
+int multiboot_read(const struct multiboot_env *env, u32 info_addr,
+		   struct boot_info *bi);
+
 #endif
