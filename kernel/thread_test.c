@@ -1,4 +1,5 @@
 /* Self-tests of kernel threads: exit codes, join, stacks and their memory. */
+#include <kernel/memleak.h>
 #include <kernel/ktest.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -67,7 +68,7 @@ static void shrink_slabs(void *unused)
 static unsigned long free_pages_settled(void)
 {
 	on_each_cpu(shrink_slabs, NULL, true);
-	return nr_free_pages();
+	return memleak_nr_free_pages();
 }
 
 /* Runs a batch of threads, joins them; true if all went well. */
@@ -113,7 +114,7 @@ static void test_detached_thread_is_freed(struct ktest *t)
 	if (!d)
 		return;
 	KEXPECT_EQ(t, nr_threads(), threads0 + 1);
-	KEXPECT(t, nr_free_pages() < free0);
+	KEXPECT(t, memleak_nr_free_pages() < free0);
 	kthread_detach(d);
 	kthread_start(d);
 	while (nr_threads() != threads0 && polls++ < REAP_POLLS)

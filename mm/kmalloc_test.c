@@ -3,6 +3,7 @@
  * kcalloc, krealloc, and bad pointers given to kfree. Every case ends
  * with the free page count it started with.
  */
+#include <kernel/memleak.h>
 #include <kernel/ktest.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
@@ -14,7 +15,7 @@
 static unsigned long settled_free(void)
 {
 	slab_shrink_all();
-	return nr_free_pages();
+	return memleak_nr_free_pages();
 }
 
 static unsigned char pattern(unsigned int id, size_t i)

@@ -27,7 +27,7 @@ static bool scan_into(struct suspect_set *set)
 	struct memleak_block *b;
 	unsigned long flags;
 
-	if (memleak_scan())
+	if (memleak_scan_wait())
 		return false;
 	set->nr = 0;
 	set->overflow = false;

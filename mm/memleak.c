@@ -20,6 +20,7 @@
 #include <kernel/memleak.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
+#include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include <kernel/smp.h>
@@ -862,6 +863,23 @@ static int __init create_caches(void)
 				       SLAB_NOLEAKTRACE, NULL);
 	return block_cache && trace_cache && area_cache && node_cache ?
 		       0 : -ENOMEM;
+}
+
+static unsigned long cache_pages(const struct kmem_cache *c)
+{
+	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
+}
+
+unsigned long memleak_nr_free_pages(void)
+{
+	unsigned long flags, n;
+
+	memleak_enter(&flags);
+	n = nr_free_pages() + cache_pages(block_cache) +
+	    cache_pages(trace_cache) + cache_pages(area_cache) +
+	    cache_pages(node_cache);
+	memleak_leave(flags);
+	return n;
 }
 
 /*

@@ -253,6 +253,12 @@ void memleak_resume_world(void);
 
 /* memleak_thread.c (arch/host/memleak.c in host builds) */
 int memleak_set_auto_scan(const char *value);
+/*
+ * memleak_scan(), after the scan already running (the scan thread's), if
+ * any, is done: for callers that need a scan of their own. -EBUSY only
+ * when the collector is disabled.
+ */
+int memleak_scan_wait(void);
 
 /* memleak_report.c */
 unsigned long memleak_clear_reports(void);

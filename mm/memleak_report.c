@@ -157,11 +157,10 @@ static void print_summary(void)
 
 static int run_scan(void)
 {
-	int err = memleak_scan();
+	int err = memleak_scan_wait();
 
 	if (err == -EBUSY)
-		printk(memleak.enabled ? "memleak: a scan is already running\n" :
-					 "memleak: the collector is disabled\n");
+		printk("memleak: the collector is disabled\n");
 	return err;
 }
 

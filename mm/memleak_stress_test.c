@@ -236,13 +236,8 @@ static int scan_during_stress(struct ktest *t)
 	int scans = 0;
 
 	while (scans < STRESS_MIN_SCANS || !ops_done()) {
-		int err = memleak_scan();
+		int err = memleak_scan_wait();
 
-		/* A background scan may hold the collector: wait for it. */
-		if (err == -EBUSY && memleak.enabled) {
-			msleep(1);
-			continue;
-		}
 		KEXPECT_EQ(t, err, 0);
 		if (err)
 			break;
@@ -268,8 +263,7 @@ static void check_final_scan(struct ktest *t)
 	int err;
 
 	memleak.min_age_jiffies = 0;
-	while ((err = memleak_scan()) == -EBUSY && memleak.enabled)
-		msleep(1);
+	err = memleak_scan_wait();
 	KEXPECT_EQ(t, err, 0);
 	memleak.min_age_jiffies = saved_age;
 	memleak_walk_blocks(count_block, &c);

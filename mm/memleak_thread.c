@@ -2,7 +2,9 @@
  * The leak collector, part 4: automatic scans. 'memleak scan=SECS'
  * starts a kernel thread that scans every SECS seconds and says so on
  * the console when a scan finds new suspects (like Linux's kmemleak
- * thread); 'memleak scan=off' stops it.
+ * thread); 'memleak scan=off' stops it. memleak_scan_wait() lets a caller
+ * that needs a scan of its own (the command, self-tests) wait for one
+ * that runs.
  */
 #include <kernel/errno.h>
 #include <kernel/printk.h>
@@ -58,6 +60,15 @@ static int start_auto_scan(unsigned long secs)
 	}
 	printk("memleak: scanning every %lu s\n", secs);
 	return 0;
+}
+
+int memleak_scan_wait(void)
+{
+	int err;
+
+	while ((err = memleak_scan()) == -EBUSY && READ_ONCE(memleak.enabled))
+		msleep(1);
+	return err;
 }
 
 /* 'on', 'off' or a number of seconds between scans. */

@@ -3,6 +3,7 @@
  * with the free page count it started with (xv6's countfree). Cases
  * that misuse the allocator on purpose say so before the warning.
  */
+#include <kernel/memleak.h>
 #include <kernel/ktest.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
@@ -11,7 +12,7 @@
 static unsigned long settled_free(void)
 {
 	slab_shrink_all();
-	return nr_free_pages();
+	return memleak_nr_free_pages();
 }
 
 static void test_every_order(struct ktest *t)
@@ -26,7 +27,7 @@ static void test_every_order(struct ktest *t)
 			continue;
 		KEXPECT_EQ(t, page_to_pfn(p) & ((1UL << o) - 1), 0);
 		KEXPECT(t, p->flags & PG_head);
-		KEXPECT_EQ(t, nr_free_pages(), before - (1UL << o));
+		KEXPECT_EQ(t, memleak_nr_free_pages(), before - (1UL << o));
 		__free_pages(p, o);
 	}
 	KEXPECT_EQ(t, settled_free(), before);
@@ -81,13 +82,13 @@ static void test_bad_frees_reported(struct ktest *t)
 {
 	unsigned long before = settled_free(), errors = mm_errors();
 	struct page *p = alloc_pages(GFP_KERNEL, 2);
-	unsigned long free_now = nr_free_pages();
+	unsigned long free_now = memleak_nr_free_pages();
 
 	printk("    # four warnings expected: wrong order, inside a block, unaligned, double free\n");
 	__free_pages(p, 1);
 	__free_pages(p + 1, 0);
 	free_pages((unsigned long)page_address(p) + 16, 2);
-	KEXPECT_EQ(t, nr_free_pages(), free_now);
+	KEXPECT_EQ(t, memleak_nr_free_pages(), free_now);
 	__free_pages(p, 2);
 	__free_pages(p, 2);
 	KEXPECT_EQ(t, mm_errors(), errors + 4);
@@ -101,7 +102,7 @@ static void test_references(struct ktest *t)
 
 	get_page(p);
 	__free_pages(p, 0);
-	KEXPECT_EQ(t, nr_free_pages(), before - 1);
+	KEXPECT_EQ(t, memleak_nr_free_pages(), before - 1);
 	__free_pages(p, 0);
 	KEXPECT_EQ(t, settled_free(), before);
 }

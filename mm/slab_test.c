@@ -4,6 +4,7 @@
  * Every case ends with the free page count it started with, measured
  * with the arrays drained and empty slabs given back.
  */
+#include <kernel/memleak.h>
 #include <kernel/ktest.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
@@ -15,7 +16,7 @@
 static unsigned long settled_free(void)
 {
 	slab_shrink_all();
-	return nr_free_pages();
+	return memleak_nr_free_pages();
 }
 
 static void fill(void *p, size_t n, unsigned int seed)

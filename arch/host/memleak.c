@@ -33,3 +33,9 @@ bool memleak_stop_world(void)
 void memleak_resume_world(void)
 {
 }
+
+/* One thread: no other scan can be running. */
+int memleak_scan_wait(void)
+{
+	return memleak_scan();
+}
