@@ -464,13 +464,33 @@ static unsigned long build_white_filter(struct memleak_block *list)
 	return unconfirmed;
 }
 
-/* Every other block is scanned in full: it may hold the last pointer. */
-static void gray_if_not_white(struct memleak_block *b, void *ctx)
+static void scan_words_confirming(unsigned long start, unsigned long end)
 {
+	scan_words((const unsigned long *)ALIGN(start, sizeof(long)),
+		   (const unsigned long *)ALIGN_DOWN(end, sizeof(long)));
+	memleak.pause_bytes += end - start;
+}
+
+/*
+ * Every other block is read in full: it may hold the last pointer. The
+ * world is stopped and the walk holds memleak_lock, so the block is read
+ * right here, without the gray list or a lock per chunk.
+ */
+static void scan_if_not_white(struct memleak_block *b, void *ctx)
+{
+	struct memleak_scan_area *area;
+
 	(void)ctx;
-	if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b) &&
-	    !block_is_white(b))
-		gray_push(b);
+	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
+	    block_is_white(b))
+		return;
+	if (!b->areas) {
+		scan_words_confirming(b->start, b->start + b->size);
+		return;
+	}
+	for (area = b->areas; area; area = area->next)
+		scan_words_confirming(b->start + area->offset,
+				      b->start + area->offset + area->length);
 }
 
 /*
@@ -525,7 +545,7 @@ static void confirm_white_blocks(struct memleak_block *list)
 	scan_lock(&flags);
 	memleak.confirming = true;
 	scan_unlock(flags);
-	memleak_walk_blocks(gray_if_not_white, NULL);
+	memleak_walk_blocks(scan_if_not_white, NULL);
 	scan_roots();
 	memleak_scan_pending();
 	drain_gray_list();
