@@ -289,6 +289,32 @@ static void setup_inside_orphan(void)
 		a[0] = lt_kmalloc(32, true);
 }
 
+/*
+ * Words that are no pointers: a block's address with a low bit set (how
+ * a page-table entry looks), its address plus 2, and its plain address
+ * kept only in __memleak_noscan memory (as the page tables are): all
+ * three blocks are reported. A fourth, held by a plain word, is not.
+ */
+static unsigned long lt_words[4];
+static volatile unsigned long lt_noscan_word __memleak_noscan;
+
+static void setup_not_pointers(void)
+{
+	void *tagged = lt_kmalloc(32, true), *inside = lt_kmalloc(32, true);
+	void *hidden = lt_kmalloc(32, true), *held = lt_kmalloc(32, false);
+
+	lt_words[0] = (unsigned long)tagged | 1;
+	lt_words[1] = (unsigned long)inside + 2;
+	lt_words[2] = (unsigned long)held;
+	lt_noscan_word = (unsigned long)hidden;
+}
+
+static void unhook_not_pointers(void)
+{
+	memset(lt_words, 0, sizeof(lt_words));
+	lt_noscan_word = 0;
+}
+
 /* Three orphans pointing at each other in a ring. */
 static void setup_cycle(void)
 {
@@ -443,6 +469,8 @@ const struct leaktest_scenario leaktest_scenarios[] = {
 	  setup_freed_after_report, NULL, NULL },
 	{ "changing", "a white block whose contents change between scans",
 	  setup_changing, NULL, change_blocks },
+	{ "not-pointers", "an address with a low bit set, plus 2, or in noscan "
+	  "memory: no reference", setup_not_pointers, unhook_not_pointers, NULL },
 	{ "stack", "a pointer kept only on a sleeping thread's stack",
 	  setup_stack, unhook_stack, NULL },
 	{ "percpu", "pointers kept only in CPU 1's copy of a per-CPU variable",

@@ -20,27 +20,11 @@ static u8 veneers[16] __aligned(8);
 #define VENEER_SPACE \
 	{ veneers, (u32)(uintptr_t)veneers, sizeof(veneers), 0 }
 
-/* One relocation of type at loc, which is also its final address. */
-static int relocate(u32 type, u8 *loc, u32 sym, s32 addend,
-		    struct module_arch_space *extra)
-{
-	struct module_reloc r = {
-		.modname = "test",
-		.type = type,
-		.loc = loc,
-		.place = (u32)(uintptr_t)loc,
-		.sym = sym,
-		.addend = addend,
-	};
-
-	return module_arch_reloc->relocate(&r, extra);
-}
-
 static int reloc(u32 type, unsigned int i, u32 insn, u32 sym,
 		 struct module_arch_space *extra)
 {
 	module_put32((u8 *)&words[i], insn);
-	return relocate(type, (u8 *)&words[i], sym, 0,
+	return module_relocate_in_place(type, (u8 *)&words[i], sym, 0,
 				    extra);
 }
 
@@ -132,7 +116,7 @@ static void test_veneer_out_of_reach(struct ktest *t)
 	KEXPECT(t, page != NULL);
 	if (page) {
 		module_put32(page, BL_MINUS_8);
-		KEXPECT_EQ(t, relocate(28, page, at(0), 0,
+		KEXPECT_EQ(t, module_relocate_in_place(28, page, at(0), 0,
 						   &extra), -ENOEXEC);
 		KEXPECT_EQ(t, module_get32(page), BL_MINUS_8);
 	}
@@ -148,7 +132,7 @@ static void test_refused(struct ktest *t)
 	KEXPECT_EQ(t, reloc(28, 0, BL_MINUS_8, at(0) + 0x101, &extra),
 		   -ENOEXEC);	/* Thumb */
 	KEXPECT_EQ(t, reloc(254, 1, 0, 0x1000, &extra), -ENOEXEC);
-	KEXPECT_EQ(t, relocate(2, (u8 *)&words[2], 0, 4,
+	KEXPECT_EQ(t, module_relocate_in_place(2, (u8 *)&words[2], 0, 4,
 					   &extra), -ENOEXEC);	/* RELA */
 }
 

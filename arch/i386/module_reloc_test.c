@@ -6,26 +6,10 @@
 
 static u8 buf[16];
 
-/* One relocation of type at loc, which is also its final address. */
-static int relocate(u32 type, u8 *loc, u32 sym, s32 addend,
-		    struct module_arch_space *extra)
-{
-	struct module_reloc r = {
-		.modname = "test",
-		.type = type,
-		.loc = loc,
-		.place = (u32)(uintptr_t)loc,
-		.sym = sym,
-		.addend = addend,
-	};
-
-	return module_arch_reloc->relocate(&r, extra);
-}
-
 static int reloc(u32 type, unsigned int off, u32 word, u32 sym)
 {
 	module_put32(buf + off, word);
-	return relocate(type, buf + off, sym, 0, NULL);
+	return module_relocate_in_place(type, buf + off, sym, 0, NULL);
 }
 
 static u32 at(unsigned int off)
@@ -49,7 +33,7 @@ static void test_pc_relative(struct ktest *t)
 	KEXPECT_EQ(t, module_get32(buf), 0xfc);
 	KEXPECT_EQ(t, reloc(4, 4, (u32)-4, at(4) - 0x100), 0);	/* PLT32 */
 	KEXPECT_EQ(t, module_get32(buf + 4), (u32)-0x104);
-	KEXPECT_EQ(t, relocate(2, buf + 8, at(8), 6, NULL),
+	KEXPECT_EQ(t, module_relocate_in_place(2, buf + 8, at(8), 6, NULL),
 		   0);	/* RELA-style addend */
 	KEXPECT_EQ(t, module_get32(buf + 8), (u32)-0x104 + 0x104 + 6);
 }

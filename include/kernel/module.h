@@ -306,6 +306,26 @@ extern const struct module_reloc_ops module_reloc_arm;
 /* The kernel's own arch's (arch/<arch>/module_reloc_sync.c). */
 extern const struct module_reloc_ops *const module_arch_reloc;
 
+/*
+ * One relocation of this arch's type at loc, which is also its final
+ * address: what the arches' relocation self-tests apply.
+ */
+static inline int module_relocate_in_place(u32 type, u8 *loc, u32 sym,
+					   s32 addend,
+					   struct module_arch_space *extra)
+{
+	struct module_reloc r = {
+		.modname = "test",
+		.type = type,
+		.loc = loc,
+		.place = (u32)(uintptr_t)loc,
+		.sym = sym,
+		.addend = addend,
+	};
+
+	return module_arch_reloc->relocate(&r, extra);
+}
+
 /* Makes code written at [start, start + len) visible to instruction fetch. */
 void module_arch_sync_code(void *start, unsigned long len);
 

@@ -266,6 +266,28 @@ static void test_interior_pointer(void **state)
 	untrack(p);
 }
 
+/*
+ * Only exact, word-aligned addresses count: a page-table entry (an
+ * address with flag bits) or the start plus 1..3 refers to nothing.
+ */
+static void test_low_bits_refer_to_nothing(void **state)
+{
+	void *p = track(48, 1);
+
+	(void)state;
+	for (unsigned long low = 1; low < sizeof(long); low++) {
+		roots[0] = (unsigned long)p | low;
+		expect_suspects(p, NULL);
+	}
+	roots[0] = (unsigned long)p;
+	expect_suspects(NULL);
+	/* With interior pointers on, any address inside counts. */
+	memleak.interior = true;
+	roots[0] = (unsigned long)p + 3;
+	expect_suspects(NULL);
+	untrack(p);
+}
+
 static void test_min_count_two(void **state)
 {
 	void *v = track(88, 2);
@@ -653,6 +675,8 @@ int main(void)
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_interior_pointer, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_low_bits_refer_to_nothing,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_min_count_two, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_not_leak, setup, teardown),
