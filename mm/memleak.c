@@ -870,6 +870,17 @@ static unsigned long cache_pages(const struct kmem_cache *c)
 	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
 }
 
+unsigned long memleak_metadata_bytes(void)
+{
+	unsigned long flags, pages;
+
+	memleak_enter(&flags);
+	pages = cache_pages(block_cache) + cache_pages(trace_cache) +
+		cache_pages(area_cache) + cache_pages(node_cache);
+	memleak_leave(flags);
+	return pages * PAGE_SIZE;
+}
+
 unsigned long memleak_nr_free_pages(void)
 {
 	unsigned long flags, n;

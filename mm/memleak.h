@@ -201,6 +201,12 @@ bool memleak_try_delete_block(unsigned long start);
 void memleak_untracked_alloc(const void *ptr, size_t size, int min_count);
 void memleak_untracked_free(const void *ptr);
 
+/*
+ * Bytes the collector holds for its metadata (blocks, traces, scan
+ * areas, index), for the benchmarks' bytes-per-block figure.
+ */
+unsigned long memleak_metadata_bytes(void);
+
 /* memleak_log.c */
 /*
  * Interrupts off and this CPU marked as inside the collector, so that
