@@ -316,6 +316,20 @@ void *radix_tree_lookup(const struct radix_tree_root *root, unsigned long key)
 	return leaf ? leaf->slots[key & RADIX_TREE_MAP_MASK] : NULL;
 }
 
+void *radix_tree_replace(struct radix_tree_root *root, unsigned long key,
+			 void *value)
+{
+	struct radix_tree_node *leaf = find_leaf(root, key);
+	unsigned int off = key & RADIX_TREE_MAP_MASK;
+	void *old;
+
+	if (!leaf || !slot_used(leaf, off) || !value)
+		return NULL;
+	old = leaf->slots[off];
+	leaf->slots[off] = value;
+	return old;
+}
+
 void *radix_tree_delete(struct radix_tree_root *root, unsigned long key)
 {
 	struct radix_tree_node *leaf = find_leaf(root, key);

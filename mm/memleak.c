@@ -2,12 +2,12 @@
  * The leak collector, part 1: tracking. Every annotation of
  * <kernel/memleak.h> ends here, and every allocation that lives long
  * enough to leave its CPU's log (memleak_log.c). Each tracked block gets a
- * struct memleak_block, indexed by its address (and by its aliases, the
- * addresses of members that container_of() may be applied to) in a radix
- * tree, so that the scan (memleak_scan.c) maps any word to its block in a
- * few steps.
+ * struct memleak_block, found from any address inside it through the
+ * allocator's geometry (memleak_index.c); the aliases, the offsets of
+ * members that container_of() may be applied to, are kept per block size
+ * and checked against the offset of an address in its block.
  *
- * Locking: memleak_lock (IRQs off) protects the tree and the blocks; it
+ * Locking: memleak_lock (IRQs off) protects the index and the blocks; it
  * is taken with no allocator lock held, and inside it only the metadata
  * caches' slab and page-allocator locks are taken. Each CPU's log of
  * recent allocations (memleak_log.c) has a lock of its own, taken
@@ -22,6 +22,7 @@
 #include <kernel/init.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
+#include <kernel/radix-tree.h>
 #include <kernel/slab.h>
 #include <kernel/smp.h>
 #include <kernel/stacktrace.h>
@@ -40,11 +41,9 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-static struct kmem_cache *block_cache, *trace_cache, *area_cache, *node_cache;
+static struct kmem_cache *block_cache, *trace_cache, *area_cache;
 
 #define TRACE_HASH_SIZE 1024
-/* A fresh tree path per alloc/free pair would cost 4 node allocations. */
-#define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
 static struct memleak_trace *trace_hash[TRACE_HASH_SIZE];
 
 /* The alias sets, indexed by block size. */
@@ -65,21 +64,6 @@ void memleak_disable(const char *why)
 		return;
 	disable_reported = true;
 	printk("memleak: disabled: %s\n", why);
-}
-
-/* ------------------------------------------------------------------ */
-/* Radix tree nodes come from the collector's own cache                */
-
-static void *alloc_tree_node(void *ctx)
-{
-	(void)ctx;
-	return kmem_cache_alloc(node_cache, GFP_ATOMIC);
-}
-
-static void free_tree_node(void *node, void *ctx)
-{
-	(void)ctx;
-	kmem_cache_free(node_cache, node);
 }
 
 /* Alias-tree nodes are only made at init, from kmalloc (untracked too). */
@@ -211,8 +195,7 @@ void memleak_shrink(void)
 
 	memleak_enter(&flags);
 	free_unused_traces();
-	radix_tree_keep_spares(&memleak.tree, 0);
-	radix_tree_keep_spares(&memleak.tree, SPARE_TREE_NODES);
+	memleak_index_shrink();
 	memleak_leave(flags);
 }
 
@@ -227,49 +210,13 @@ void memleak_trace_put(struct memleak_trace *t)
 }
 
 /* ------------------------------------------------------------------ */
-/* Blocks in the tree: the start address and every alias               */
+/* Blocks in the index                                                */
 
 struct memleak_block *memleak_lookup_block(unsigned long addr)
 {
-	return radix_tree_lookup(&memleak.tree, memleak_key(addr));
-}
+	struct memleak_block *b = memleak_index_find(addr);
 
-/* Inserts the extra keys; on failure removes the ones made. */
-static int insert_aliases(struct memleak_block *b)
-{
-	unsigned long key;
-	int i, err = 0;
-
-	if (!b->aliases && !b->pad_offset)
-		return 0;
-
-	for_each_block_key(b, i, key) {
-		if (key == b->start)
-			continue;
-		err = radix_tree_insert(&memleak.tree, memleak_key(key), b);
-		if (err == -EEXIST)
-			err = 0;	/* another block's alias: first one wins */
-		if (err)
-			break;
-		memleak.nr_aliases++;
-	}
-	return err;
-}
-
-static void delete_aliases(struct memleak_block *b)
-{
-	unsigned long key;
-	int i;
-
-	if (!b->aliases && !b->pad_offset)
-		return;
-
-	for_each_block_key(b, i, key) {
-		if (key != b->start && memleak_lookup_block(key) == b) {
-			radix_tree_delete(&memleak.tree, memleak_key(key));
-			memleak.nr_aliases--;
-		}
-	}
+	return b && block_has_key(b, addr) ? b : NULL;
 }
 
 static const struct memleak_alias_set *aliases_of_size(size_t size)
@@ -332,19 +279,21 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.aliases = aliases_of_size(size),
 		.trace = trace,
 	};
-	/* The insert finds an overlap too: start already a key of a block. */
-	err = radix_tree_insert(&memleak.tree, memleak_key(start), b);
+	err = memleak_index_insert(b);
 	if (err == -EEXIST) {
 		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
 		       start, size);
 		discard_block(b, "overlapping block");
 		return;
 	}
-	if (err || insert_aliases(b)) {
-		delete_aliases(b);
-		if (!err)
-			radix_tree_delete(&memleak.tree, memleak_key(start));
-		discard_block(b, "out of memory for the address tree");
+	if (err == -ERANGE) {
+		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
+		       "object\n", start, size);
+		discard_block(b, "block across slab objects");
+		return;
+	}
+	if (err) {
+		discard_block(b, "out of memory for the index");
 		return;
 	}
 	/* A block new to the running scan is not white in it: see there. */
@@ -367,7 +316,7 @@ static void orphan_freed(struct memleak_block *b)
 
 bool memleak_try_delete_block(unsigned long start)
 {
-	struct memleak_block *b = memleak_lookup_block(start);
+	struct memleak_block *b = memleak_index_find(start);
 
 	if (!b || b->start != start)
 		return false;
@@ -376,8 +325,7 @@ bool memleak_try_delete_block(unsigned long start)
 		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
 			orphan_freed(b);
 	}
-	delete_aliases(b);
-	radix_tree_delete(&memleak.tree, memleak_key(start));
+	memleak_index_remove(b);
 	b->flags &= ~MEMLEAK_ALLOCATED;
 	list_del(&b->node);
 	memleak.nr_blocks--;
@@ -396,7 +344,7 @@ void memleak_delete_block(unsigned long start)
 /* The block that starts at ptr, or NULL after a warning naming what. */
 static struct memleak_block *find_start(unsigned long ptr, const char *what)
 {
-	struct memleak_block *b = memleak_lookup_block(ptr);
+	struct memleak_block *b = memleak_index_find(ptr);
 
 	if (b && b->start == ptr)
 		return b;
@@ -416,11 +364,8 @@ static void pad_block(unsigned long ptr, unsigned long offset, size_t size)
 		       offset, size, ptr);
 		return;
 	}
-	delete_aliases(b);
 	b->pad_offset = offset;
 	b->aliases = aliases_of_size(size);
-	if (insert_aliases(b))
-		memleak_disable("out of memory for the address tree");
 }
 
 static void not_leak_block(unsigned long ptr)
@@ -745,6 +690,8 @@ static int publish_set(const struct alias_pair *first, unsigned int n,
 	}
 	set->nr = nr;
 	memmove(alias_users(set), users, nr * sizeof(*users));
+	memleak.nr_aliases += nr;
+	memleak.nr_aliases -= nr_old;
 	/*
 	 * Blocks already tracked keep the old set (it is never freed): a
 	 * module's aliases apply to blocks allocated while it is loaded.
@@ -858,11 +805,7 @@ static int __init create_caches(void)
 				       sizeof(struct memleak_scan_area), 0,
 				       SLAB_NOLEAKTRACE,
 				       NULL);
-	node_cache = kmem_cache_create("memleak_tree_node",
-				       RADIX_TREE_NODE_SIZE, 0,
-				       SLAB_NOLEAKTRACE, NULL);
-	return block_cache && trace_cache && area_cache && node_cache ?
-		       0 : -ENOMEM;
+	return block_cache && trace_cache && area_cache ? 0 : -ENOMEM;
 }
 
 static unsigned long cache_pages(const struct kmem_cache *c)
@@ -872,13 +815,14 @@ static unsigned long cache_pages(const struct kmem_cache *c)
 
 unsigned long memleak_metadata_bytes(void)
 {
-	unsigned long flags, pages;
+	unsigned long flags, pages, bytes;
 
 	memleak_enter(&flags);
 	pages = cache_pages(block_cache) + cache_pages(trace_cache) +
-		cache_pages(area_cache) + cache_pages(node_cache);
+		cache_pages(area_cache) + memleak_index_pages();
+	bytes = pages * PAGE_SIZE;
 	memleak_leave(flags);
-	return pages * PAGE_SIZE;
+	return bytes;
 }
 
 unsigned long memleak_nr_free_pages(void)
@@ -888,7 +832,7 @@ unsigned long memleak_nr_free_pages(void)
 	memleak_enter(&flags);
 	n = nr_free_pages() + cache_pages(block_cache) +
 	    cache_pages(trace_cache) + cache_pages(area_cache) +
-	    cache_pages(node_cache);
+	    memleak_index_pages();
 	memleak_leave(flags);
 	return n;
 }
@@ -903,12 +847,10 @@ void __init memleak_init(void)
 	int aliases;
 
 	memleak_enter(&flags);
-	radix_tree_init(&memleak.tree, alloc_tree_node, free_tree_node, NULL);
-	radix_tree_keep_spares(&memleak.tree, SPARE_TREE_NODES);
 	radix_tree_init(&alias_tree, alloc_alias_node, free_alias_node, NULL);
 	memleak.min_age_jiffies =
 		(unsigned long)CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS * HZ / 1000;
-	if (create_caches()) {
+	if (create_caches() || memleak_index_init()) {
 		memleak_disable("cannot create the metadata caches");
 		memleak_leave(flags);
 		return;

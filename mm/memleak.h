@@ -10,7 +10,6 @@
 #include <kernel/kernel.h>
 #include <kernel/list.h>
 #include <kernel/memleak.h>
-#include <kernel/radix-tree.h>
 #include <kernel/spinlock.h>
 #include <kernel/types.h>
 
@@ -63,7 +62,7 @@ struct memleak_alias_set {
 #define MEMLEAK_CONFIRMED (1 << 8)	/* white with the world stopped */
 
 /*
- * One tracked block: 56 bytes on our 32-bit targets (see docs/memleak.md).
+ * One tracked block: 60 bytes on our 32-bit targets (see docs/memleak.md).
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -72,6 +71,7 @@ struct memleak_block {
 	unsigned long start;
 	size_t size;
 	struct list_head node;		/* all blocks, oldest first */
+	struct memleak_block *page_next;	/* memleak_index.c's lists */
 	struct memleak_block *gray_next;	/* the scan's gray list */
 	struct memleak_block *list_next;	/* white list, report list */
 	struct memleak_trace *trace;
@@ -102,23 +102,24 @@ static inline bool block_is_white(const struct memleak_block *b)
 	return !block_is_black(b) && b->count < b->min_count;
 }
 
-/* The addresses a block is known by besides its start: padding, aliases. */
-#define for_each_block_key(b, i, key)                                        \
-	for (i = -1;                                                         \
-	     i < (int)((b)->aliases ? (b)->aliases->nr : 0) &&               \
-	     ((key = (b)->start + (b)->pad_offset +                          \
-		     (i < 0 ? 0 : (b)->aliases->offsets[i])), 1);            \
-	     i++)
-
 /*
- * Radix-tree keys are addresses in words: blocks and aliases start on
- * word boundaries and the scan looks words up with their low bits
- * cleared, so nothing is lost, and keys sit 4 (or 8) times closer
- * together, which fills tree nodes that much better.
+ * Whether addr is one of the addresses b is known by: its start, the
+ * object's start after memleak_padding(), or an alias of the object.
  */
-static inline unsigned long memleak_key(unsigned long addr)
+static inline bool block_has_key(const struct memleak_block *b,
+				 unsigned long addr)
 {
-	return addr / sizeof(long);
+	unsigned long off = addr - b->start;
+
+	if (off == 0 || off == b->pad_offset)
+		return true;
+	if (!b->aliases || off < b->pad_offset)
+		return false;
+	off -= b->pad_offset;
+	for (unsigned int i = 0; i < b->aliases->nr; i++)
+		if (b->aliases->offsets[i] == off)
+			return true;
+	return false;
 }
 
 /* State shared by the collector's files, all under memleak_lock. */
@@ -131,7 +132,6 @@ struct memleak_state {
 	bool marking;		/* a scan is past step 1: new blocks are NEW */
 	bool confirming;	/* the world is stopped for step 5 */
 	unsigned long min_age_jiffies;
-	struct radix_tree_root tree;	/* address (and aliases) -> block */
 	struct list_head blocks;
 	/*
 	 * Bounds of every block tracked so far, to pass over most words
@@ -141,7 +141,8 @@ struct memleak_state {
 	unsigned long min_addr_inv, max_addr_inv;
 	unsigned long nr_blocks;
 	unsigned long nr_traces;
-	unsigned long nr_aliases;
+	unsigned long nr_aliases;	/* offsets in the alias sets */
+	unsigned long index_bytes;	/* memleak_index.c's slot arrays */
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
@@ -173,6 +174,7 @@ extern struct spinlock memleak_lock;
 void memleak_disable(const char *why);
 void memleak_trace_get(struct memleak_trace *t);
 void memleak_trace_put(struct memleak_trace *t);
+/* The block addr is a key of (block_has_key()), or NULL. */
 struct memleak_block *memleak_lookup_block(unsigned long addr);
 void memleak_get_block(struct memleak_block *b);
 void memleak_put_block(struct memleak_block *b);
@@ -206,6 +208,21 @@ void memleak_untracked_free(const void *ptr);
  * areas, index), for the benchmarks' bytes-per-block figure.
  */
 unsigned long memleak_metadata_bytes(void);
+
+/*
+ * memleak_index.c: the block holding an address (start <= addr < end; a
+ * block of size 0 holds its start), and the index's upkeep. Insert fails
+ * with -EEXIST when the block would overlap a tracked one, -ERANGE when
+ * it starts in a slab object and runs past it, -ENOMEM.
+ */
+int memleak_index_init(void);
+/* Pages of the slot arrays' caches, for memleak_nr_free_pages(). */
+unsigned long memleak_index_pages(void);
+/* Gives back the tree's spare nodes (and keeps a path's worth again). */
+void memleak_index_shrink(void);
+struct memleak_block *memleak_index_find(unsigned long addr);
+int memleak_index_insert(struct memleak_block *b);
+void memleak_index_remove(struct memleak_block *b);
 
 /* memleak_log.c */
 /*

@@ -248,7 +248,7 @@ static void dump_block(const struct memleak_block *b)
 static int cmd_dump(const char *arg)
 {
 	struct memleak_block *b;
-	unsigned long addr, start, flags;
+	unsigned long addr, flags;
 
 	if (kstrtoul(arg, 16, &addr)) {
 		printk("memleak dump: '%s' is not a hex address\n", arg);
@@ -256,11 +256,11 @@ static int cmd_dump(const char *arg)
 	}
 	memleak_flush_pending();
 	memleak_enter(&flags);
-	b = radix_tree_lookup_le(&memleak.tree, memleak_key(addr), &start);
-	if (b && addr < b->start + b->size)
+	b = memleak_index_find(addr);
+	if (b)
 		dump_block(b);
 	memleak_leave(flags);
-	if (!b || addr >= b->start + b->size) {
+	if (!b) {
 		printk("memleak dump: 0x%08lx is not inside any tracked block\n",
 		       addr);
 		return 1;
@@ -272,8 +272,10 @@ static int cmd_stats(void)
 {
 	memleak_flush_pending();
 	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
-	printk("blocks tracked: %lu (%lu backtraces, %lu alias keys)\n",
+	printk("blocks tracked: %lu (%lu backtraces, %lu alias offsets)\n",
 	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);
+	printk("index:          %lu bytes of slot arrays\n",
+	       memleak.index_bytes);
 	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",
 	       memleak.scans, memleak.scan_jiffies,
 	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);

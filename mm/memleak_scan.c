@@ -172,14 +172,13 @@ static bool maybe_a_block(unsigned long value)
 static struct memleak_block *block_referenced(unsigned long value)
 {
 	struct memleak_block *b;
-	unsigned long start;
 
 	if (!maybe_a_block(value))
 		return NULL;
-	if (!memleak.interior)
-		return value % sizeof(long) ? NULL : memleak_lookup_block(value);
-	b = radix_tree_lookup_le(&memleak.tree, memleak_key(value), &start);
-	if (b && value < b->start + b->size)
+	if (!memleak.interior && value % sizeof(long))
+		return NULL;
+	b = memleak_index_find(value);
+	if (b && (memleak.interior || block_has_key(b, value)))
 		return b;
 	return NULL;
 }
@@ -429,8 +428,7 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 /* The filter's bits for one white block; count starts again from 0. */
 static void filter_white_block(struct memleak_block *b)
 {
-	unsigned long key, end = b->start + b->size;
-	int i;
+	unsigned long key, end = b->start + b->size, object;
 
 	b->count = 0;
 	if (memleak.interior) {
@@ -439,9 +437,11 @@ static void filter_white_block(struct memleak_block *b)
 		filter_add(end - 1);
 		return;
 	}
+	object = b->start + b->pad_offset;
 	filter_add(b->start);
-	for_each_block_key(b, i, key)
-		filter_add(key);
+	filter_add(object);
+	for (unsigned int i = 0; b->aliases && i < b->aliases->nr; i++)
+		filter_add(object + b->aliases->offsets[i]);
 }
 
 /*

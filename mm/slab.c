@@ -725,6 +725,23 @@ struct kmem_cache *slab_cache_of(struct page *page)
 	return slab_head(page)->slab_cache;
 }
 
+bool slab_geometry_of(const void *addr, struct slab_geometry *g)
+{
+	struct kmem_cache *c;
+
+	if (!virt_addr_valid(addr))
+		return false;
+	c = slab_cache_of(virt_to_page(addr));
+	if (!c)
+		return false;
+	g->base = slab_start(c, addr);
+	g->size = c->size;
+	g->reciprocal = c->reciprocal;
+	g->nr_slots = c->num;
+	g->nr_pages = 1u << c->order;
+	return true;
+}
+
 /* The first page of obj's slab, or NULL (reported) when obj is in none. */
 static struct page *object_slab(const void *obj, const char *who)
 {

@@ -91,6 +91,13 @@ void *radix_tree_lookup_le(const struct radix_tree_root *root,
 void *radix_tree_lookup_ge(const struct radix_tree_root *root,
 			   unsigned long key, unsigned long *found);
 
+/*
+ * Stores value (non-NULL) for a key already there, allocating nothing;
+ * returns the old value, or NULL (and changes nothing) when key is absent.
+ */
+void *radix_tree_replace(struct radix_tree_root *root, unsigned long key,
+			 void *value);
+
 /* Removes key; returns its value, or NULL if it was absent. */
 void *radix_tree_delete(struct radix_tree_root *root, unsigned long key);
 

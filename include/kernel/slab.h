@@ -115,6 +115,21 @@ void *kmem_cache_alloc_untracked(struct kmem_cache *cache, unsigned int gfp);
 bool slab_object_live(struct kmem_cache *cache, struct page *page,
 		      const void *obj);
 
+/*
+ * For the leak collector's index: the slots of the slab that holds addr
+ * (a slab page), each size bytes from base (the object at obj_offset in
+ * it). False when addr is in no slab. The slab must stay (an object of
+ * it allocated) while the answer is used.
+ */
+struct slab_geometry {
+	unsigned long base;
+	unsigned int size;
+	u32 reciprocal;		/* 2^32 / size rounded up; 0: divide */
+	unsigned int nr_slots;
+	unsigned int nr_pages;
+};
+bool slab_geometry_of(const void *addr, struct slab_geometry *g);
+
 /* kmalloc: size classes of 8 bytes .. 128 KiB, pages above. */
 #define KMALLOC_MIN_SIZE 8
 #define KMALLOC_MAX_CACHE_SIZE (128 * 1024)

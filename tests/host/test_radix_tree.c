@@ -204,6 +204,7 @@ static void test_insert_lookup_delete(void **state)
 {
 	struct radix_tree_root root;
 	struct test_alloc a;
+	unsigned long allocs;
 	int x, y, z;
 
 	(void)state;
@@ -219,6 +220,18 @@ static void test_insert_lookup_delete(void **state)
 	assert_null(radix_tree_lookup(&root, 299));
 	assert_null(radix_tree_lookup(&root, 70000UL << 20));
 	assert_sound(&root);
+
+	/* replace: only a key that is there, never allocating. */
+	allocs = a.allocs;
+	assert_ptr_equal(radix_tree_replace(&root, 300, &z), &y);
+	assert_ptr_equal(radix_tree_lookup(&root, 300), &z);
+	assert_ptr_equal(radix_tree_replace(&root, 300, &y), &z);
+	assert_null(radix_tree_replace(&root, 301, &z));
+	assert_null(radix_tree_lookup(&root, 301));
+	assert_null(radix_tree_replace(&root, 300, NULL));
+	assert_ptr_equal(radix_tree_lookup(&root, 300), &y);
+	assert_int_equal(radix_tree_count(&root), 3);
+	assert_int_equal(a.allocs, allocs);
 
 	assert_ptr_equal(radix_tree_delete(&root, 300), &y);
 	assert_null(radix_tree_delete(&root, 300));

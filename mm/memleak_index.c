@@ -1,0 +1,388 @@
+/*
+ * The leak collector's index: from any address to the tracked block that
+ * holds it, the question the scan asks of every word that might be a
+ * pointer. It follows the allocator's own geometry instead of keeping a
+ * tree of every block address:
+ *
+ *   word --pfn--> struct page --memleak_index--> slab's slot array
+ *        --(word - base) * reciprocal--> slot --> block
+ *
+ * A slab object is found in three dependent loads (the page's field, the
+ * slot array's header and its slot, usually on one cache line), then the
+ * block itself. Each slab with tracked objects has a slot array, made
+ * when its first object is tracked and freed when its last one goes;
+ * every page of the slab points to it.
+ *
+ * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
+ * thread stacks, modules, the boot allocator's tables, and anything a
+ * test tracks in its own memory) are few and large. They sit in a radix
+ * tree keyed by the page number of their start, each entry the list of
+ * blocks starting in that page, in address order; the pages of the
+ * linear map they cover are marked IN_TREE, so that a word pointing into
+ * any other page of RAM is dismissed by its struct page alone.
+ *
+ * Locking: memleak_lock, for every function here and for the pages'
+ * memleak_index fields. A slot array exists only while its slab holds a
+ * tracked (so allocated) object, so the slab cannot be given back while
+ * the scan reads it.
+ */
+#include <kernel/memleak.h>
+#include <kernel/errno.h>
+#include <kernel/mm.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include <kernel/radix-tree.h>
+#include <kernel/slab.h>
+#include "memleak.h"
+
+/* One slab's tracked objects: the block (or NULL) in each slot. */
+struct slab_slots {
+	unsigned long base;		/* the slab's first slot */
+	unsigned int size;		/* bytes per slot */
+	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
+	unsigned int nr_slots;
+	unsigned int nr_pages;
+	unsigned int nr_used;		/* slots holding a block */
+	struct memleak_block *slot[];
+};
+
+/* A page's memleak_index when blocks outside slabs cover (part of) it. */
+#define IN_TREE ((void *)1)
+
+/* Blocks outside slabs, keyed by the page number of their start. */
+static struct radix_tree_root block_tree;
+
+/*
+ * Slot arrays come from the collector's own caches, one per power of two
+ * of slots (1 .. 2^MAX_SLOTS_SHIFT; a slab of 8-byte objects in a 4 KiB
+ * page has 512), so that the page counts of memleak_nr_free_pages() see
+ * them. Larger arrays, which no cache of ours needs, come from kmalloc.
+ */
+#define MAX_SLOTS_SHIFT 10
+static struct kmem_cache *slots_cache[MAX_SLOTS_SHIFT + 1];
+
+static unsigned int slots_shift(unsigned int nr_slots)
+{
+	unsigned int shift = 0;
+
+	while ((1u << shift) < nr_slots)
+		shift++;
+	return shift;
+}
+
+static size_t slots_bytes(unsigned int nr_slots)
+{
+	return sizeof(struct slab_slots) +
+	       nr_slots * sizeof(struct memleak_block *);
+}
+
+/* The tree's nodes: a cache of ours too, with spares for a whole path. */
+static struct kmem_cache *node_cache;
+#define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
+
+static void *alloc_tree_node(void *ctx)
+{
+	(void)ctx;
+	return kmem_cache_alloc(node_cache, GFP_ATOMIC);
+}
+
+static void free_tree_node(void *node, void *ctx)
+{
+	(void)ctx;
+	kmem_cache_free(node_cache, node);
+}
+
+static unsigned long pages_of(const struct kmem_cache *c)
+{
+	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
+}
+
+int memleak_index_init(void)
+{
+	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++) {
+		char name[SLAB_NAME_LEN];
+
+		snprintf(name, sizeof(name), "memleak_slots_%u", 1u << i);
+		slots_cache[i] = kmem_cache_create(name, slots_bytes(1u << i), 0,
+						   SLAB_NOLEAKTRACE, NULL);
+		if (!slots_cache[i])
+			return -ENOMEM;
+	}
+	node_cache = kmem_cache_create("memleak_tree_node",
+				       RADIX_TREE_NODE_SIZE, 0,
+				       SLAB_NOLEAKTRACE, NULL);
+	if (!node_cache)
+		return -ENOMEM;
+	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
+	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
+	return 0;
+}
+
+unsigned long memleak_index_pages(void)
+{
+	unsigned long pages = pages_of(node_cache);
+
+	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
+		pages += pages_of(slots_cache[i]);
+	return pages;
+}
+
+void memleak_index_shrink(void)
+{
+	radix_tree_keep_spares(&block_tree, 0);
+	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
+}
+
+static unsigned long block_end(const struct memleak_block *b)
+{
+	return b->start + (b->size ? b->size : 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Slab objects: slot arithmetic                                       */
+
+static unsigned int slot_number(const struct slab_slots *s, unsigned long addr)
+{
+	unsigned long off = addr - s->base;
+
+	if (s->reciprocal)
+		return (unsigned int)(((u64)off * s->reciprocal) >> 32);
+	return (unsigned int)(off / s->size);
+}
+
+static struct memleak_block *find_in_slab(const struct slab_slots *s,
+					  unsigned long addr)
+{
+	unsigned int i = slot_number(s, addr);
+	struct memleak_block *b;
+
+	if (i >= s->nr_slots)
+		return NULL;	/* in the slab's unused tail */
+	b = s->slot[i];
+	if (b && addr >= b->start && addr < block_end(b))
+		return b;
+	return NULL;
+}
+
+static void set_pages(unsigned long start, unsigned int nr, void *value)
+{
+	struct page *page = virt_to_page((void *)start);
+
+	for (unsigned int i = 0; i < nr; i++)
+		page[i].memleak_index = value;
+}
+
+static struct slab_slots *new_slots(const struct slab_geometry *g)
+{
+	unsigned int shift = slots_shift(g->nr_slots);
+	size_t bytes = slots_bytes(g->nr_slots);
+	struct slab_slots *s;
+
+	if (shift <= MAX_SLOTS_SHIFT)
+		s = kmem_cache_alloc(slots_cache[shift], GFP_ATOMIC);
+	else
+		s = kmalloc(bytes, GFP_ATOMIC);
+	if (!s)
+		return NULL;
+	memset(s, 0, bytes);
+	s->base = g->base;
+	s->size = g->size;
+	s->reciprocal = g->reciprocal;
+	s->nr_slots = g->nr_slots;
+	s->nr_pages = g->nr_pages;
+	memleak.index_bytes += bytes;
+	set_pages(s->base, s->nr_pages, s);
+	return s;
+}
+
+static void free_slots(struct slab_slots *s)
+{
+	unsigned int shift = slots_shift(s->nr_slots);
+
+	set_pages(s->base, s->nr_pages, NULL);
+	memleak.index_bytes -= slots_bytes(s->nr_slots);
+	if (shift <= MAX_SLOTS_SHIFT)
+		kmem_cache_free(slots_cache[shift], s);
+	else
+		kfree(s);
+}
+
+static int insert_in_slab(struct memleak_block *b,
+			  const struct slab_geometry *g)
+{
+	struct slab_slots *s = virt_to_page((void *)b->start)->memleak_index;
+	unsigned int i;
+
+	if (s == IN_TREE)
+		return -EEXIST;
+	if (!s) {
+		s = new_slots(g);
+		if (!s)
+			return -ENOMEM;
+	}
+	i = slot_number(s, b->start);
+	if (i >= s->nr_slots ||
+	    block_end(b) > s->base + (unsigned long)(i + 1) * s->size) {
+		if (!s->nr_used)
+			free_slots(s);
+		return -ERANGE;
+	}
+	if (s->slot[i])
+		return -EEXIST;
+	s->slot[i] = b;
+	s->nr_used++;
+	return 0;
+}
+
+static void remove_from_slab(struct memleak_block *b, struct slab_slots *s)
+{
+	unsigned int i = slot_number(s, b->start);
+
+	if (s->slot[i] != b)
+		return;
+	s->slot[i] = NULL;
+	if (--s->nr_used == 0)
+		free_slots(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Other blocks: the tree of start pages                               */
+
+/* The block with the greatest start <= addr, or NULL. */
+static struct memleak_block *last_start_at_or_before(unsigned long addr)
+{
+	unsigned long key = addr >> PAGE_SHIFT, found;
+
+	for (;;) {
+		struct memleak_block *b, *last = NULL;
+
+		b = radix_tree_lookup_le(&block_tree, key, &found);
+		for (; b && b->start <= addr; b = b->page_next)
+			last = b;
+		/* Every block of the page found starts past addr: look before. */
+		if (last || !b || found == 0)
+			return last;
+		key = found - 1;
+	}
+}
+
+static struct memleak_block *find_in_tree(unsigned long addr)
+{
+	struct memleak_block *b = last_start_at_or_before(addr);
+
+	return b && addr < block_end(b) ? b : NULL;
+}
+
+/* Whether a block in the tree still covers part of the page at addr. */
+static bool page_still_covered(unsigned long page)
+{
+	struct memleak_block *b = last_start_at_or_before(page + PAGE_SIZE - 1);
+
+	return b && block_end(b) > page;
+}
+
+static void mark_linear_pages(const struct memleak_block *b)
+{
+	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
+
+	for (; p < block_end(b); p += PAGE_SIZE)
+		if (virt_addr_valid((void *)p))
+			virt_to_page((void *)p)->memleak_index = IN_TREE;
+}
+
+static void unmark_linear_pages(const struct memleak_block *b)
+{
+	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
+
+	for (; p < block_end(b); p += PAGE_SIZE)
+		if (virt_addr_valid((void *)p) && !page_still_covered(p))
+			virt_to_page((void *)p)->memleak_index = NULL;
+}
+
+static int insert_in_tree(struct memleak_block *b)
+{
+	unsigned long key = b->start >> PAGE_SHIFT;
+	struct memleak_block *before = last_start_at_or_before(block_end(b) - 1);
+	struct memleak_block **link, *head;
+	int err;
+
+	if (before && block_end(before) > b->start)
+		return -EEXIST;
+	head = radix_tree_lookup(&block_tree, key);
+	if (!head || head->start > b->start) {
+		b->page_next = head;
+		err = head ? 0 : radix_tree_insert(&block_tree, key, b);
+		if (err)
+			return err;
+		if (head)
+			radix_tree_replace(&block_tree, key, b);
+	} else {
+		for (link = &head->page_next; *link && (*link)->start < b->start;)
+			link = &(*link)->page_next;
+		b->page_next = *link;
+		*link = b;
+	}
+	mark_linear_pages(b);
+	return 0;
+}
+
+static void remove_from_tree(struct memleak_block *b)
+{
+	unsigned long key = b->start >> PAGE_SHIFT;
+	struct memleak_block *head = radix_tree_lookup(&block_tree, key);
+	struct memleak_block **link;
+
+	if (head == b) {
+		if (b->page_next)
+			radix_tree_replace(&block_tree, key, b->page_next);
+		else
+			radix_tree_delete(&block_tree, key);
+	} else {
+		for (link = &head->page_next; *link && *link != b;)
+			link = &(*link)->page_next;
+		if (*link)
+			*link = b->page_next;
+	}
+	b->page_next = NULL;
+	unmark_linear_pages(b);
+}
+
+/* ------------------------------------------------------------------ */
+/* The interface                                                       */
+
+struct memleak_block *memleak_index_find(unsigned long addr)
+{
+	void *index;
+
+	if (!virt_addr_valid((void *)addr))
+		return find_in_tree(addr);
+	index = virt_to_page((void *)addr)->memleak_index;
+	if (!index)
+		return NULL;
+	if (index == IN_TREE)
+		return find_in_tree(addr);
+	return find_in_slab(index, addr);
+}
+
+int memleak_index_insert(struct memleak_block *b)
+{
+	struct slab_geometry g;
+
+	if (memleak_index_find(b->start) || memleak_index_find(block_end(b) - 1))
+		return -EEXIST;
+	if (slab_geometry_of((void *)b->start, &g))
+		return insert_in_slab(b, &g);
+	return insert_in_tree(b);
+}
+
+void memleak_index_remove(struct memleak_block *b)
+{
+	void *index = NULL;
+
+	if (virt_addr_valid((void *)b->start))
+		index = virt_to_page((void *)b->start)->memleak_index;
+	if (index && index != IN_TREE)
+		remove_from_slab(b, index);
+	else
+		remove_from_tree(b);
+}

@@ -1,0 +1,265 @@
+/*
+ * Host tests of the leak collector's index (mm/memleak_index.c): slab
+ * objects found by slot arithmetic, other blocks (large kmalloc pages in
+ * the arena, memory outside it) through the tree of start pages, every
+ * address of a block mapping to it and no address outside any block
+ * mapping to one, overlaps refused, and the pages' marks and slot arrays
+ * gone with the last block. Also checks the index against a brute-force
+ * model under random insertions and removals.
+ */
+#include <kernel/kernel.h>
+#include <kernel/errno.h>
+#include <kernel/memleak.h>
+#include <kernel/printk.h>
+#include <kernel/slab.h>
+#include "../../mm/memleak.h"
+#include "test_mm.h"
+
+#include <stdlib.h>
+
+/* No roots: the tests here never scan, but the collector has roots. */
+static void scan_no_roots(void)
+{
+}
+MEMLEAK_ROOT("index test", scan_no_roots);
+
+/* Tracked now, no waiting in the per-CPU log. */
+static void track_now(const void *p, size_t size)
+{
+	memleak_alloc(p, size, 1);
+	memleak_flush_pending();
+}
+
+static void untrack(const void *p)
+{
+	memleak_free(p);
+}
+
+static struct memleak_block *find(const void *p, long off)
+{
+	return memleak_index_find((unsigned long)p + off);
+}
+
+static void assert_maps(const void *p, size_t size)
+{
+	struct memleak_block *b = find(p, 0);
+
+	assert_non_null(b);
+	assert_int_equal(b->start, (unsigned long)p);
+	assert_ptr_equal(find(p, (long)size - 1), b);
+	assert_ptr_equal(find(p, (long)size / 2), b);
+	assert_null(find(p, (long)size));
+	assert_null(find(p, -1));
+}
+
+static struct page *page_of(const void *p)
+{
+	return virt_to_page(p);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	host_mm_init();
+	memleak_init();
+	assert_true(memleak.enabled);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	memleak_flush_pending();
+	assert_int_equal(memleak.nr_blocks, 0);
+	if (strstr(host_log(), "memleak: disabled"))
+		fail_msg("collector disabled itself:\n%s", host_log());
+	host_log_clear();
+	return 0;
+}
+
+/* Slab objects: each maps to its own block, neighbours do not. */
+static void test_slab_objects(void **state)
+{
+	char *a = kmalloc(96, GFP_KERNEL), *b = kmalloc(96, GFP_KERNEL);
+
+	(void)state;
+	track_now(a, 96);
+	assert_non_null(page_of(a)->memleak_index);
+	assert_maps(a, 96);
+	/* b is allocated but untracked: nothing there. */
+	assert_null(find(b, 0));
+	track_now(b, 80);
+	assert_maps(b, 80);
+	/* The rest of b's object is in no block. */
+	assert_null(find(b, 88));
+	assert_true(memleak.index_bytes > 0);
+	untrack(a);
+	assert_null(find(a, 0));
+	assert_maps(b, 80);
+	untrack(b);
+	/* The slab's last tracked object gone: its slot array too. */
+	assert_null(page_of(a)->memleak_index);
+	assert_int_equal(memleak.index_bytes, 0);
+	kfree(a);
+	kfree(b);
+}
+
+/* A block that starts in a slab object and runs past it is refused. */
+static void test_slab_object_overrun(void **state)
+{
+	char *a = kmalloc(64, GFP_KERNEL);
+
+	(void)state;
+	track_now(a, 200);
+	assert_non_null(strstr(host_log(), "runs past its slab object"));
+	assert_false(memleak.enabled);
+	memleak.enabled = true;
+	memleak_set_tracking(true);
+	host_log_clear();
+	assert_null(find(a, 0));
+	assert_null(page_of(a)->memleak_index);
+	kfree(a);
+}
+
+/* Large kmalloc blocks are whole pages of the arena: the tree, marked pages. */
+static void test_pages_in_tree(void **state)
+{
+	size_t size = 3 * PAGE_SIZE + 100;
+	char *big = kmalloc(256 * 1024, GFP_KERNEL);
+
+	(void)state;
+	assert_non_null(big);
+	track_now(big, size);
+	assert_maps(big, size);
+	for (unsigned long i = 0; i < 4; i++)
+		assert_non_null(page_of(big + i * PAGE_SIZE)->memleak_index);
+	assert_null(page_of(big + 4 * PAGE_SIZE)->memleak_index);
+	/* A second block in the last page, after the first one's end. */
+	track_now(big + size + 28, 64);
+	assert_maps(big + size + 28, 64);
+	assert_null(find(big, (long)size + 8));
+	untrack(big);
+	assert_null(find(big, 0));
+	assert_null(page_of(big)->memleak_index);
+	/* The page the second block is in keeps its mark. */
+	assert_non_null(page_of(big + size + 28)->memleak_index);
+	assert_maps(big + size + 28, 64);
+	untrack(big + size + 28);
+	assert_null(page_of(big + 3 * PAGE_SIZE)->memleak_index);
+	kfree(big);
+}
+
+/* Memory outside RAM (here: the host's heap): the tree alone. */
+static void test_outside_ram(void **state)
+{
+	char *m = aligned_alloc(PAGE_SIZE, 4 * PAGE_SIZE);
+
+	(void)state;
+	assert_non_null(m);
+	/* Blocks in one page, in any order, and one across pages. */
+	track_now(m + 512, 64);
+	track_now(m + 64, 64);
+	track_now(m + 256, 128);
+	track_now(m + PAGE_SIZE - 16, 2 * PAGE_SIZE);
+	assert_maps(m + 64, 64);
+	assert_maps(m + 256, 128);
+	assert_maps(m + 512, 64);
+	assert_maps(m + PAGE_SIZE - 16, 2 * PAGE_SIZE);
+	/*
+	 * A block starting in the page where the long one ends, after it:
+	 * the long one is still found from the start of that page.
+	 */
+	track_now(m + 3 * PAGE_SIZE - 8, 8);
+	assert_maps(m + 3 * PAGE_SIZE - 8, 8);
+	assert_maps(m + PAGE_SIZE - 16, 2 * PAGE_SIZE);
+	assert_int_equal(find(m, 2 * PAGE_SIZE + 100)->start,
+			 (unsigned long)m + PAGE_SIZE - 16);
+	untrack(m + 3 * PAGE_SIZE - 8);
+	assert_null(find(m, 200));
+	/* Overlaps, at the start, the end and inside, are refused. */
+	track_now(m + 300, 8);
+	assert_non_null(strstr(host_log(), "overlaps a tracked one"));
+	memleak.enabled = true;
+	memleak_set_tracking(true);
+	host_log_clear();
+	track_now(m + 32, 64);
+	assert_non_null(strstr(host_log(), "overlaps a tracked one"));
+	memleak.enabled = true;
+	memleak_set_tracking(true);
+	host_log_clear();
+	assert_maps(m + 64, 64);
+	untrack(m + 256);
+	untrack(m + 64);
+	assert_maps(m + 512, 64);
+	assert_null(find(m, 64));
+	untrack(m + 512);
+	untrack(m + PAGE_SIZE - 16);
+	assert_null(find(m, 2 * PAGE_SIZE));
+	free(m);
+}
+
+/*
+ * Random blocks in a region outside RAM, checked address by address
+ * against the list of blocks itself.
+ */
+#define MODEL_SLOTS 64
+#define MODEL_BYTES (16 * PAGE_SIZE)
+
+static void check_against_model(const char *base, const size_t *size)
+{
+	for (unsigned long off = 0; off < MODEL_BYTES; off += 8) {
+		unsigned long slot = off / (MODEL_BYTES / MODEL_SLOTS);
+		unsigned long in = off % (MODEL_BYTES / MODEL_SLOTS);
+		struct memleak_block *b = find(base, (long)off);
+
+		if (size[slot] && in < size[slot]) {
+			assert_non_null(b);
+			assert_int_equal(b->start, (unsigned long)base +
+					 slot * (MODEL_BYTES / MODEL_SLOTS));
+		} else {
+			assert_null(b);
+		}
+	}
+}
+
+static void test_random_against_model(void **state)
+{
+	char *m = aligned_alloc(PAGE_SIZE, MODEL_BYTES);
+	size_t size[MODEL_SLOTS] = { 0 };
+	unsigned int seed = 7;
+
+	(void)state;
+	for (unsigned int step = 0; step < 400; step++) {
+		unsigned int i = rand_r(&seed) % MODEL_SLOTS;
+		char *p = m + i * (MODEL_BYTES / MODEL_SLOTS);
+
+		if (size[i]) {
+			untrack(p);
+			size[i] = 0;
+		} else {
+			size[i] = 8 * (1 + rand_r(&seed) %
+				       (MODEL_BYTES / MODEL_SLOTS / 8));
+			track_now(p, size[i]);
+		}
+		if (step % 20 == 0)
+			check_against_model(m, size);
+	}
+	check_against_model(m, size);
+	for (unsigned int i = 0; i < MODEL_SLOTS; i++)
+		if (size[i])
+			untrack(m + i * (MODEL_BYTES / MODEL_SLOTS));
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_slab_objects, teardown),
+		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
+		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
+		cmocka_unit_test_teardown(test_outside_ram, teardown),
+		cmocka_unit_test_teardown(test_random_against_model, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, NULL);
+}
