@@ -36,6 +36,7 @@ struct memleak_state memleak = {
 	.stack_scan = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_TASK_STACKS),
 	.interior = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_INTERIOR),
 	.blocks = LIST_HEAD_INIT(memleak.blocks),
+	.deferred = LIST_HEAD_INIT(memleak.deferred),
 	.min_addr_inv = 0,	/* ~ULONG_MAX: nothing tracked yet */
 	.max_addr_inv = ~0UL,	/* ~0 */
 };
@@ -224,17 +225,10 @@ static const struct memleak_alias_set *aliases_of_size(size_t size)
 	return size ? radix_tree_lookup(&alias_tree, size) : NULL;
 }
 
-void memleak_get_block(struct memleak_block *b)
-{
-	b->refs++;
-}
-
-void memleak_put_block(struct memleak_block *b)
+static void free_block(struct memleak_block *b)
 {
 	struct memleak_scan_area *area;
 
-	if (--b->refs)
-		return;
 	while ((area = b->areas)) {
 		b->areas = area->next;
 		kmem_cache_free(area_cache, area);
@@ -242,6 +236,25 @@ void memleak_put_block(struct memleak_block *b)
 	if (b->trace)
 		put_trace(b->trace);
 	kmem_cache_free(block_cache, b);
+}
+
+void memleak_pin(void)
+{
+	memleak.pins++;
+}
+
+/* The last unpin frees what was freed meanwhile. */
+void memleak_unpin(void)
+{
+	if (--memleak.pins)
+		return;
+	while (!list_empty(&memleak.deferred)) {
+		struct memleak_block *b = list_first_entry(
+			&memleak.deferred, struct memleak_block, node);
+
+		list_del(&b->node);
+		free_block(b);
+	}
 }
 
 static void discard_block(struct memleak_block *b, const char *why)
@@ -299,7 +312,6 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 	/* A block new to the running scan is not white in it: see there. */
 	if (b->flags & MEMLEAK_NEW)
 		b->count = b->min_count;
-	b->refs = 1;
 	list_add_tail(&b->node, &memleak.blocks);
 	memleak.nr_blocks++;
 	memleak.min_addr_inv = max(memleak.min_addr_inv, ~start);
@@ -329,7 +341,10 @@ bool memleak_try_delete_block(unsigned long start)
 	b->flags &= ~MEMLEAK_ALLOCATED;
 	list_del(&b->node);
 	memleak.nr_blocks--;
-	memleak_put_block(b);
+	if (memleak.pins)
+		list_add_tail(&b->node, &memleak.deferred);
+	else
+		free_block(b);
 	return true;
 }
 
@@ -819,7 +834,8 @@ unsigned long memleak_metadata_bytes(void)
 
 	memleak_enter(&flags);
 	pages = cache_pages(block_cache) + cache_pages(trace_cache) +
-		cache_pages(area_cache) + memleak_index_pages();
+		cache_pages(area_cache) + memleak_index_pages() +
+		memleak_queue_pages();
 	bytes = pages * PAGE_SIZE;
 	memleak_leave(flags);
 	return bytes;
@@ -832,7 +848,7 @@ unsigned long memleak_nr_free_pages(void)
 	memleak_enter(&flags);
 	n = nr_free_pages() + cache_pages(block_cache) +
 	    cache_pages(trace_cache) + cache_pages(area_cache) +
-	    memleak_index_pages();
+	    memleak_index_pages() + memleak_queue_pages();
 	memleak_leave(flags);
 	return n;
 }
@@ -850,7 +866,7 @@ void __init memleak_init(void)
 	radix_tree_init(&alias_tree, alloc_alias_node, free_alias_node, NULL);
 	memleak.min_age_jiffies =
 		(unsigned long)CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS * HZ / 1000;
-	if (create_caches() || memleak_index_init()) {
+	if (create_caches() || memleak_index_init() || memleak_queue_init()) {
 		memleak_disable("cannot create the metadata caches");
 		memleak_leave(flags);
 		return;

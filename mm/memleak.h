@@ -9,6 +9,7 @@
 
 #include <kernel/kernel.h>
 #include <kernel/list.h>
+#include <kernel/mm.h>
 #include <kernel/memleak.h>
 #include <kernel/spinlock.h>
 #include <kernel/types.h>
@@ -62,7 +63,7 @@ struct memleak_alias_set {
 #define MEMLEAK_CONFIRMED (1 << 8)	/* white with the world stopped */
 
 /*
- * One tracked block: 60 bytes on our 32-bit targets (see docs/memleak.md).
+ * One tracked block: 52 bytes on our 32-bit targets (see docs/memleak.md).
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -70,10 +71,9 @@ struct memleak_alias_set {
 struct memleak_block {
 	unsigned long start;
 	size_t size;
-	struct list_head node;		/* all blocks, oldest first */
+	/* all blocks, oldest first; once freed while pinned, the deferred */
+	struct list_head node;
 	struct memleak_block *page_next;	/* memleak_index.c's lists */
-	struct memleak_block *gray_next;	/* the scan's gray list */
-	struct memleak_block *list_next;	/* white list, report list */
 	struct memleak_trace *trace;
 	struct memleak_scan_area *areas;	/* NULL: the whole block */
 	const struct memleak_alias_set *aliases;
@@ -84,7 +84,6 @@ struct memleak_block {
 	s16 count;		/* references found by the running scan */
 	u16 flags;
 	u8 cpu;
-	u8 refs;		/* the block list, the gray list, a report */
 };
 
 static inline bool block_is_black(const struct memleak_block *b)
@@ -143,6 +142,12 @@ struct memleak_state {
 	unsigned long nr_traces;
 	unsigned long nr_aliases;	/* offsets in the alias sets */
 	unsigned long index_bytes;	/* memleak_index.c's slot arrays */
+	/*
+	 * While pinned (scans, reports), freed blocks keep their metadata
+	 * on the deferred list, so the pointers in their queues stay valid.
+	 */
+	unsigned int pins;
+	struct list_head deferred;
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
@@ -176,8 +181,9 @@ void memleak_trace_get(struct memleak_trace *t);
 void memleak_trace_put(struct memleak_trace *t);
 /* The block addr is a key of (block_has_key()), or NULL. */
 struct memleak_block *memleak_lookup_block(unsigned long addr);
-void memleak_get_block(struct memleak_block *b);
-void memleak_put_block(struct memleak_block *b);
+/* Pins the blocks' metadata: see memleak_state.pins; memleak_lock held. */
+void memleak_pin(void);
+void memleak_unpin(void);
 /*
  * The stored copy of the context *key (a new one if needed), with a
  * reference taken; NULL when out of memory.
@@ -254,13 +260,34 @@ int memleak_scan(void);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
 
-/* Blocks linked through list_next in the order added, each referenced. */
-struct memleak_block_list {
-	struct memleak_block *head, *tail;
+/*
+ * memleak_queue.c: first-in first-out queues of blocks, in page-sized
+ * chunks; memleak_lock held, the blocks pinned (memleak_pin()).
+ */
+#define MEMLEAK_QUEUE_CHUNK (PAGE_SIZE / sizeof(void *) - 3)
+struct memleak_queue_chunk {
+	struct memleak_queue_chunk *next;
+	unsigned int head, tail;	/* pop at head, push at tail */
+	struct memleak_block *entry[MEMLEAK_QUEUE_CHUNK];
+};
+struct memleak_queue {
+	struct memleak_queue_chunk *first, *last;
 	unsigned long nr;
 };
-void memleak_list_take(struct memleak_block_list *list,
-		       struct memleak_block *b);
+int memleak_queue_init(void);
+unsigned long memleak_queue_pages(void);
+/* False when out of memory (the block is not queued). */
+bool memleak_queue_push(struct memleak_queue *q, struct memleak_block *b);
+struct memleak_block *memleak_queue_pop(struct memleak_queue *q);
+/* The block ahead places after the next one, if in the first chunk. */
+struct memleak_block *memleak_queue_peek(const struct memleak_queue *q,
+					 unsigned int ahead);
+void memleak_queue_empty(struct memleak_queue *q);
+/* Every queued block b, in order, without taking it out. */
+#define memleak_queue_for_each(q, chunk, i, b)                               \
+	for (chunk = (q)->first; chunk; chunk = chunk->next)                 \
+		for (i = chunk->head;                                        \
+		     i < chunk->tail && ((b = chunk->entry[i]), 1); i++)
 void memleak_wipe_stack(void);
 /* Where memleak_scan()'s frame begins, for the stack roots. */
 extern unsigned long memleak_stack_floor;

@@ -109,43 +109,46 @@ void memleak_print_block(const struct memleak_block *b)
 
 static void collect_if_suspect(struct memleak_block *b, void *ctx)
 {
-	if (b->flags & MEMLEAK_SUSPECT)
-		memleak_list_take(ctx, b);
+	if ((b->flags & MEMLEAK_SUSPECT) && !memleak_queue_push(ctx, b))
+		memleak_disable("out of memory for the list of suspects");
 }
 
-/* The suspects, oldest first, each with a reference, via list_next. */
-static struct memleak_block *collect_suspects(unsigned long *total)
-{
-	struct memleak_block_list list = { NULL, NULL, 0 };
-
-	memleak_walk_blocks(collect_if_suspect, &list);
-	*total = list.nr;
-	return list.head;
-}
-
-/* Prints every suspect still allocated; returns how many were printed. */
+/*
+ * Prints every suspect still allocated, oldest first; returns how many
+ * were printed. The collector stays pinned meanwhile, so the suspects'
+ * metadata outlives a free on another CPU.
+ */
 static unsigned long print_suspects(void)
 {
-	unsigned long total, printed = 0, flags;
-	struct memleak_block *b, *next;
+	struct memleak_queue suspects = { NULL, NULL, 0 };
+	unsigned long printed = 0, flags;
+	struct memleak_block *b;
 
-	for (b = collect_suspects(&total); b; b = next) {
+	memleak_enter(&flags);
+	memleak_pin();
+	memleak_leave(flags);
+	memleak_walk_blocks(collect_if_suspect, &suspects);
+	for (;;) {
 		struct block_snapshot s;
 		bool alive;
 
 		memleak_enter(&flags);
-		next = b->list_next;
-		alive = b->flags & MEMLEAK_ALLOCATED;
+		b = memleak_queue_pop(&suspects);
+		alive = b && (b->flags & MEMLEAK_ALLOCATED);
 		if (alive)
 			take_snapshot(b, &s);
-		memleak_put_block(b);
 		memleak_leave(flags);
+		if (!b)
+			break;
 		if (!alive)
 			continue;	/* freed since the scan: not a leak */
 		print_snapshot(&s);
 		release_snapshot(&s);
 		printed++;
 	}
+	memleak_enter(&flags);
+	memleak_unpin();
+	memleak_leave(flags);
 	return printed;
 }
 

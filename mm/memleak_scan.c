@@ -32,13 +32,13 @@
  * memory nobody points to), so later scans stop the world only for
  * blocks that were not confirmed before.
  *
- * Memory is scanned in chunks of at most SCAN_CHUNK bytes, and the
- * block list walked in batches of WALK_BATCH blocks, each with
- * memleak_lock held and interrupts off (scan_lock(), which also times
- * the window); in between other CPUs may allocate and free. A block
- * freed meanwhile loses MEMLEAK_ALLOCATED and is skipped; blocks on the
- * scan's lists are reference-counted, so their metadata stays valid
- * until the scan lets go of them.
+ * Memory is scanned with memleak_lock held and interrupts off for at
+ * most SCAN_BUDGET words at a time, across as many small blocks as fit,
+ * and the block list walked in batches of WALK_BATCH blocks (scan_lock(),
+ * which also times the window); in between other CPUs may allocate and
+ * free. A block freed meanwhile loses MEMLEAK_ALLOCATED and is skipped;
+ * the scan pins the collector (memleak_pin()), so the metadata of blocks
+ * in its queues stays valid until the scan is over.
  */
 #include <kernel/memleak.h>
 #include <kernel/cycles.h>
@@ -48,10 +48,14 @@
 #include <kernel/time.h>
 #include "memleak.h"
 
-#define SCAN_CHUNK 4096
+/* Words read per IRQ-off window: 4 KiB on 32-bit machines. */
+#define SCAN_BUDGET 1024
+/* How far ahead in the gray queue the next blocks are prefetched. */
+#define PREFETCH_AHEAD 4
 
-/* The gray list; only the (single) running scan touches it. */
-static struct memleak_block *gray_head, *gray_tail;
+/* The gray queue; only the (single) running scan touches it. */
+static struct memleak_queue gray;
+static unsigned int budget;
 
 /*
  * Step 5's filter: a bit per hash of each 64-byte granule where a white
@@ -90,17 +94,16 @@ void __noinline memleak_wipe_stack(void)
 		area[i] = 0;
 }
 
-/* A block that gains a reference needs confirming again once white. */
+/*
+ * A block that gains a reference needs confirming again once white. A
+ * queue that cannot grow ends the collector: a scan missing a gray block
+ * would report what it points to.
+ */
 static void gray_push(struct memleak_block *b)
 {
-	memleak_get_block(b);
 	b->flags &= ~MEMLEAK_CONFIRMED;
-	b->gray_next = NULL;
-	if (gray_tail)
-		gray_tail->gray_next = b;
-	else
-		gray_head = b;
-	gray_tail = b;
+	if (!memleak_queue_push(&gray, b))
+		memleak_disable("out of memory for the scan's gray queue");
 }
 
 /*
@@ -117,6 +120,7 @@ static void scan_lock(unsigned long *flags)
 {
 	memleak_enter(flags);
 	window_start = arch_cycles();
+	budget = SCAN_BUDGET;
 }
 
 static void scan_unlock(unsigned long flags)
@@ -198,72 +202,93 @@ static void scan_words(const unsigned long *start, const unsigned long *end)
 }
 
 /*
- * Scans [start, end) chunk by chunk; when owner is given, stops as soon
- * as that block has been freed.
+ * Scans [start, end), memleak_lock held, within the window's budget of
+ * words: when it runs out the lock is dropped and taken again (other
+ * CPUs run in between). When owner is given, stops as soon as that block
+ * has been freed. Returns false when it stopped so.
  */
-static void scan_range(unsigned long start, unsigned long end,
-		       struct memleak_block *owner)
+static bool scan_range_locked(unsigned long start, unsigned long end,
+			      struct memleak_block *owner, unsigned long *flags)
 {
-	start = ALIGN(start, sizeof(long));
-	while (start + sizeof(long) <= end) {
-		unsigned long stop = min(end, start + SCAN_CHUNK), flags;
+	const unsigned long *p = (const unsigned long *)ALIGN(start, sizeof(long));
+	const unsigned long *stop = (const unsigned long *)ALIGN_DOWN(end, sizeof(long));
 
-		scan_lock(&flags);
-		if (owner && !(owner->flags & MEMLEAK_ALLOCATED)) {
-			scan_unlock(flags);
-			return;
-		}
-		scan_words((const unsigned long *)start,
-			   (const unsigned long *)ALIGN_DOWN(stop, sizeof(long)));
+	while (p < stop) {
+		unsigned long n = min((unsigned long)(stop - p), (unsigned long)budget);
+
+		scan_words(p, p + n);
+		p += n;
+		budget -= n;
 		if (memleak.confirming)
-			memleak.pause_bytes += stop - start;
+			memleak.pause_bytes += n * sizeof(long);
 		else
-			memleak.bytes_scanned += stop - start;
-		scan_unlock(flags);
-		start = stop;
+			memleak.bytes_scanned += n * sizeof(long);
+		if (budget)
+			continue;
+		scan_unlock(*flags);
+		scan_lock(flags);
+		if (owner && !(owner->flags & MEMLEAK_ALLOCATED))
+			return false;
 	}
+	return true;
 }
 
 void memleak_scan_range(const void *start, const void *end)
 {
-	if (start && end > start)
-		scan_range((unsigned long)start, (unsigned long)end, NULL);
+	unsigned long flags;
+
+	if (!start || end <= start)
+		return;
+	scan_lock(&flags);
+	scan_range_locked((unsigned long)start, (unsigned long)end, NULL, &flags);
+	scan_unlock(flags);
 }
 
-static void scan_gray_block(struct memleak_block *b)
+/* A gray block's scan areas, or all of it; memleak_lock held. */
+static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 {
 	struct memleak_scan_area *area;
 
 	if (!b->areas) {
-		scan_range(b->start, b->start + b->size, b);
+		scan_range_locked(b->start, b->start + b->size, b, flags);
 		return;
 	}
 	/* Areas are only added, never removed, while the block lives. */
 	for (area = b->areas; area; area = area->next)
-		scan_range(b->start + area->offset,
-			   b->start + area->offset + area->length, b);
+		if (!scan_range_locked(b->start + area->offset,
+				       b->start + area->offset + area->length,
+				       b, flags))
+			return;
+}
+
+/*
+ * The metadata of a block a few places ahead in the queue, and its
+ * memory, are fetched while the block before it is read: the gray queue
+ * is in the order blocks were found, which on a real heap is random.
+ */
+static void prefetch_ahead(void)
+{
+	struct memleak_block *next = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+
+	if (next) {
+		__builtin_prefetch(next);
+		__builtin_prefetch((const void *)READ_ONCE(next->start));
+	}
 }
 
 /* Scans gray blocks until none is left (scanning may add more). */
 static void drain_gray_list(void)
 {
-	struct memleak_block *b, *next;
+	struct memleak_block *b;
 	unsigned long flags;
 
 	scan_lock(&flags);
-	b = gray_head;
-	scan_unlock(flags);
-	while (b) {
-		if (!block_is_black(b))
-			scan_gray_block(b);
-		scan_lock(&flags);
-		next = b->gray_next;
-		if (!next)
-			gray_head = gray_tail = NULL;
-		memleak_put_block(b);
-		scan_unlock(flags);
-		b = next;
+	while ((b = memleak_queue_pop(&gray))) {
+		prefetch_ahead();
+		if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b))
+			scan_gray_block(b, &flags);
 	}
+	scan_unlock(flags);
 }
 
 /*
@@ -348,55 +373,40 @@ static void scan_roots(void)
 		root->scan();
 }
 
-/* A cheap hash of the block's contents, computed chunk by chunk. */
-static bool checksum_block(struct memleak_block *b, u32 *sum)
+/*
+ * A cheap hash of the block's contents, a word at a time (the bytes of
+ * a size that is not a whole number of words are left out: a change
+ * there alone goes unseen, which only means a report). memleak_lock
+ * held, within the window's budget; false when the block was freed.
+ */
+static bool checksum_block(struct memleak_block *b, u32 *sum,
+			   unsigned long *flags)
 {
+	const unsigned long *p = (const unsigned long *)b->start;
+	const unsigned long *end = p + b->size / sizeof(long);
 	u32 h = 2166136261u;
-	unsigned long pos = b->start, end = b->start + b->size;
 
-	while (pos < end) {
-		unsigned long stop = min(end, pos + SCAN_CHUNK), flags;
+	while (p < end) {
+		unsigned long n = min((unsigned long)(end - p), (unsigned long)budget);
 
-		scan_lock(&flags);
-		if (!(b->flags & MEMLEAK_ALLOCATED)) {
-			scan_unlock(flags);
+		for (const unsigned long *stop = p + n; p < stop; p++)
+			h = (h ^ (u32)*p) * 16777619u;
+		budget -= n;
+		if (budget)
+			continue;
+		scan_unlock(*flags);
+		scan_lock(flags);
+		if (!(b->flags & MEMLEAK_ALLOCATED))
 			return false;
-		}
-		for (; pos < stop; pos++)
-			h = (h ^ *(const u8 *)pos) * 16777619u;
-		scan_unlock(flags);
 	}
 	*sum = h;
 	return true;
 }
 
-/* Appends b with a reference of its own; memleak_lock held. */
-void memleak_list_take(struct memleak_block_list *list,
-		       struct memleak_block *b)
-{
-	memleak_get_block(b);
-	b->list_next = NULL;
-	if (list->tail)
-		list->tail->list_next = b;
-	else
-		list->head = b;
-	list->tail = b;
-	list->nr++;
-}
-
 static void collect_if_white(struct memleak_block *b, void *ctx)
 {
-	if (block_is_white(b))
-		memleak_list_take(ctx, b);
-}
-
-/* The white blocks now, each with a reference, linked through list_next. */
-static struct memleak_block *collect_white(void)
-{
-	struct memleak_block_list list = { NULL, NULL, 0 };
-
-	memleak_walk_blocks(collect_if_white, &list);
-	return list.head;
+	if (block_is_white(b) && !memleak_queue_push(ctx, b))
+		memleak_disable("out of memory for the list of white blocks");
 }
 
 /*
@@ -448,13 +458,16 @@ static void filter_white_block(struct memleak_block *b)
  * Fills the filter from the white blocks of list; returns how many of
  * them were never confirmed (0: no need to stop the world).
  */
-static unsigned long build_white_filter(struct memleak_block *list)
+static unsigned long build_white_filter(struct memleak_queue *list)
 {
 	unsigned long flags, unconfirmed = 0;
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned int i;
 
 	memset(white_filter, 0, sizeof(white_filter));
 	scan_lock(&flags);
-	for (struct memleak_block *b = list; b; b = b->list_next) {
+	memleak_queue_for_each(list, chunk, i, b) {
 		if (!(b->flags & MEMLEAK_ALLOCATED) || !block_is_white(b))
 			continue;
 		filter_white_block(b);
@@ -497,12 +510,15 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
  * The world could not be stopped: the white blocks never confirmed are
  * not reported by this scan (made gray), the next one tries again.
  */
-static void skip_unconfirmed(struct memleak_block *list)
+static void skip_unconfirmed(struct memleak_queue *list)
 {
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
 	unsigned long flags;
+	unsigned int i;
 
 	scan_lock(&flags);
-	for (struct memleak_block *b = list; b; b = b->list_next)
+	memleak_queue_for_each(list, chunk, i, b)
 		if (block_is_white(b) && !(b->flags & MEMLEAK_CONFIRMED))
 			b->count = b->min_count;
 	memleak.pause_failures++;
@@ -510,9 +526,13 @@ static void skip_unconfirmed(struct memleak_block *list)
 }
 
 /* What is white after the world was stopped stays so: confirmed. */
-static void note_confirmed(struct memleak_block *list)
+static void note_confirmed(struct memleak_queue *list)
 {
-	for (struct memleak_block *b = list; b; b = b->list_next) {
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned int i;
+
+	memleak_queue_for_each(list, chunk, i, b) {
 		if (!(b->flags & MEMLEAK_ALLOCATED))
 			continue;
 		if (block_is_white(b))
@@ -529,7 +549,7 @@ static void note_confirmed(struct memleak_block *list)
  * are read once more, and a white block referenced from there turns
  * gray and is read too. The pause is timed for 'memleak stats'.
  */
-static void confirm_white_blocks(struct memleak_block *list)
+static void confirm_white_blocks(struct memleak_queue *list)
 {
 	unsigned long flags;
 	u64 t0;
@@ -582,32 +602,34 @@ static void mark_suspect(struct memleak_block *b)
  */
 static void find_suspects(unsigned long now)
 {
-	struct memleak_block *list = collect_white(), *b, *next;
-	unsigned long flags, n;
+	struct memleak_queue white = { NULL, NULL, 0 };
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned long flags, n = 0;
 	bool rescan = false;
+	unsigned int i;
 	u32 sum;
 
-	for (b = list; b; b = b->list_next) {
-		if (!checksum_block(b, &sum))
-			continue;
-		scan_lock(&flags);
-		if (b->flags & MEMLEAK_ALLOCATED)
+	memleak_walk_blocks(collect_if_white, &white);
+	scan_lock(&flags);
+	memleak_queue_for_each(&white, chunk, i, b)
+		if ((b->flags & MEMLEAK_ALLOCATED) &&
+		    checksum_block(b, &sum, &flags))
 			rescan |= note_checksum(b, sum);
-		scan_unlock(flags);
-	}
+	scan_unlock(flags);
 	if (rescan)
 		drain_gray_list();
-	confirm_white_blocks(list);
+	confirm_white_blocks(&white);
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = 0;
-	for (b = list, n = 0; b; b = next, n++) {
-		next = b->list_next;
-		if ((b->flags & MEMLEAK_ALLOCATED) && block_is_white(b) &&
-		    old_enough(b, now) && !(b->flags & MEMLEAK_CLEARED))
+	while ((b = memleak_queue_pop(&white))) {
+		/* A collector that disabled itself mid-scan reports nothing. */
+		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
+		    block_is_white(b) && old_enough(b, now) &&
+		    !(b->flags & MEMLEAK_CLEARED))
 			mark_suspect(b);
-		memleak_put_block(b);
-		/* The list is the scan's own: a pause anywhere is safe. */
-		if (n % WALK_BATCH == WALK_BATCH - 1) {
+		/* The queue is the scan's own: a pause anywhere is safe. */
+		if (++n % WALK_BATCH == 0) {
 			scan_unlock(flags);
 			scan_lock(&flags);
 		}
@@ -622,8 +644,10 @@ static bool claim_scan(void)
 
 	scan_lock(&flags);
 	ok = memleak.enabled && !scan_running;
-	if (ok)
+	if (ok) {
 		scan_running = true;
+		memleak_pin();
+	}
 	scan_unlock(flags);
 	return ok;
 }
@@ -654,6 +678,8 @@ int memleak_scan(void)
 	memleak.scan_jiffies = jiffies;
 	memleak.scans++;
 	scan_running = false;
+	memleak_queue_empty(&gray);
+	memleak_unpin();
 	scan_unlock(flags);
 	return 0;
 }

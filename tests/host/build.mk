@@ -9,7 +9,7 @@
 # arch/host/memleak.ld. Its kernel roots, its scan thread and the
 # leaktest scenarios need the kernel image and threads: they stay out.
 HOST_MEMLEAK_SRCS := mm/memleak.c mm/memleak_index.c mm/memleak_log.c \
-	mm/memleak_scan.c \
+	mm/memleak_queue.c mm/memleak_scan.c \
 	mm/memleak_report.c \
 	arch/host/memleak.c
 HOST_MEMLEAK_USERS := $(wildcard tests/host/test_memleak*.c) \

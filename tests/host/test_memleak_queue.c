@@ -1,0 +1,114 @@
+/*
+ * Host tests of the scan's queues (mm/memleak_queue.c) and of pinning:
+ * first in, first out across chunk boundaries, peeks stay in the first
+ * chunk, an emptied queue keeps nothing, and a block freed while the
+ * collector is pinned keeps its metadata until the last unpin.
+ */
+#include <kernel/kernel.h>
+#include <kernel/memleak.h>
+#include <kernel/printk.h>
+#include <kernel/slab.h>
+#include "../../mm/memleak.h"
+#include "test_mm.h"
+
+static void scan_no_roots(void)
+{
+}
+MEMLEAK_ROOT("queue test", scan_no_roots);
+
+static struct memleak_block *fake(unsigned long i)
+{
+	return (struct memleak_block *)(0x1000 + i * 8);
+}
+
+static int group_setup(void **state)
+{
+	(void)state;
+	host_mm_init();
+	memleak_init();
+	assert_true(memleak.enabled);
+	return 0;
+}
+
+static void test_fifo_across_chunks(void **state)
+{
+	unsigned long n = 3 * MEMLEAK_QUEUE_CHUNK + 7, seen = 0;
+	struct memleak_queue q = { NULL, NULL, 0 };
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned int i;
+
+	(void)state;
+	assert_null(memleak_queue_pop(&q));
+	for (unsigned long k = 0; k < n; k++)
+		assert_true(memleak_queue_push(&q, fake(k)));
+	assert_int_equal(q.nr, n);
+	memleak_queue_for_each(&q, chunk, i, b)
+		assert_ptr_equal(b, fake(seen++));
+	assert_int_equal(seen, n);
+	assert_ptr_equal(memleak_queue_peek(&q, 2), fake(2));
+	/* A peek never crosses into the next chunk. */
+	assert_null(memleak_queue_peek(&q, MEMLEAK_QUEUE_CHUNK));
+	for (unsigned long k = 0; k < n; k++) {
+		assert_ptr_equal(memleak_queue_pop(&q), fake(k));
+		/* Pushing while popping keeps the order. */
+		if (k == 10)
+			assert_true(memleak_queue_push(&q, fake(n)));
+	}
+	assert_ptr_equal(memleak_queue_pop(&q), fake(n));
+	assert_null(memleak_queue_pop(&q));
+	assert_int_equal(q.nr, 0);
+	assert_null(q.first);
+	assert_null(q.last);
+}
+
+static void test_empty_frees_chunks(void **state)
+{
+	struct memleak_queue q = { NULL, NULL, 0 };
+
+	(void)state;
+	for (unsigned long k = 0; k < 5 * MEMLEAK_QUEUE_CHUNK; k++)
+		assert_true(memleak_queue_push(&q, fake(k)));
+	memleak_queue_empty(&q);
+	assert_null(q.first);
+	assert_null(memleak_queue_pop(&q));
+	assert_true(memleak_queue_push(&q, fake(1)));
+	assert_ptr_equal(memleak_queue_pop(&q), fake(1));
+}
+
+/* Freed while pinned: off the block list, metadata kept until unpinned. */
+static void test_pinned_free_is_deferred(void **state)
+{
+	void *p = kmalloc(40, GFP_KERNEL);
+	struct memleak_block *b;
+
+	(void)state;
+	memleak_alloc(p, 40, 1);
+	memleak_flush_pending();
+	b = memleak_lookup_block((unsigned long)p);
+	assert_non_null(b);
+	memleak_pin();
+	memleak_pin();
+	memleak_free(p);
+	assert_int_equal(memleak.nr_blocks, 0);
+	assert_false(list_empty(&memleak.deferred));
+	/* Still readable: what a queue holding it would read. */
+	assert_int_equal(b->start, (unsigned long)p);
+	assert_false(b->flags & MEMLEAK_ALLOCATED);
+	memleak_unpin();
+	assert_false(list_empty(&memleak.deferred));
+	memleak_unpin();
+	assert_true(list_empty(&memleak.deferred));
+	kfree(p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fifo_across_chunks),
+		cmocka_unit_test(test_empty_frees_chunks),
+		cmocka_unit_test(test_pinned_free_is_deferred),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, NULL);
+}
