@@ -88,7 +88,7 @@ src-objs = $(patsubst $(1)/%,%,$(patsubst %.c,%.o,$(filter-out \
 test-objs = $(patsubst $(1)/%.c,%.o,$(wildcard $(1)/*_test.c))
 
 KOBJS :=
-KDIRS := boot/$(ARCH) arch/$(ARCH) kernel mm lib
+KDIRS := boot/$(ARCH) arch/$(ARCH) kernel mm mm/kmemleak lib
 
 define add_dir
 obj-y :=

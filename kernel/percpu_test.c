@@ -94,7 +94,7 @@ static void test_counters_summed(struct ktest *t)
 	KEXPECT_EQ(t, c.wrong, 0);
 }
 
-/* The collector scans every copy (mm/memleak_scan.c). */
+/* The collector scans every copy (mm/kmemleak/scan.c). */
 static void test_collector_root(struct ktest *t)
 {
 #ifdef CONFIG_DEBUG_MEMLEAK

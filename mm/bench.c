@@ -19,7 +19,7 @@
 #include <kernel/string.h>
 #ifdef CONFIG_DEBUG_MEMLEAK
 #include <kernel/cycles.h>
-#include "memleak.h"
+#include "kmemleak/internal.h"
 #endif
 
 #define WARMUP 64

@@ -1,18 +1,11 @@
-# Objects of mm/: every source file; the leak collector (memleak*.c) only
-# with CONFIG_DEBUG_MEMLEAK, its built-in scenarios (leaktest*.c) only with
-# CONFIG_MEMLEAK_TEST, self-tests with CONFIG_KTEST.
-collector-objs := $(filter memleak%.o,$(call src-objs,mm))
-collector-tests := $(filter memleak%.o,$(call test-objs,mm))
+# Objects of mm/: every source file; its built-in leak scenarios
+# (leaktest*.c) only with CONFIG_MEMLEAK_TEST, self-tests with
+# CONFIG_KTEST. The leak collector is mm/kmemleak/ (its own build.mk).
 scenario-objs := $(filter leaktest%.o,$(call src-objs,mm))
 scenario-tests := $(filter leaktest%.o,$(call test-objs,mm))
-obj-y += $(filter-out $(collector-objs) $(scenario-objs),$(call src-objs,mm))
-obj-$(CONFIG_DEBUG_MEMLEAK) += $(collector-objs)
+obj-y += $(filter-out $(scenario-objs),$(call src-objs,mm))
 obj-$(CONFIG_MEMLEAK_TEST) += $(scenario-objs)
-obj-$(CONFIG_KTEST) += $(filter-out $(collector-tests) $(scenario-tests),\
-			$(call test-objs,mm))
-ifeq ($(CONFIG_DEBUG_MEMLEAK)$(CONFIG_KTEST),yy)
-obj-y += $(collector-tests)
-endif
+obj-$(CONFIG_KTEST) += $(filter-out $(scenario-tests),$(call test-objs,mm))
 ifeq ($(CONFIG_MEMLEAK_TEST)$(CONFIG_KTEST),yy)
 obj-y += $(scenario-tests)
 endif

@@ -21,7 +21,7 @@
 #include <kernel/vmalloc.h>
 #include <asm/page.h>
 #include "leaktest.h"
-#include "memleak.h"
+#include "kmemleak/internal.h"
 
 struct leaktest_block leaktest_blocks[LEAKTEST_MAX_BLOCKS];
 unsigned int leaktest_nr_blocks;
@@ -350,7 +350,7 @@ static void change_blocks(void)
  * A block whose only pointer is a local variable of a sleeping thread:
  * never reported. With stack scanning on the scan finds it; with it off
  * the scan misses it, and the check with the world stopped, which always
- * reads the live part of every stack, finds it (memleak_scan.c, step 5).
+ * reads the live part of every stack, finds it (mm/kmemleak/scan.c, step 5).
  */
 static struct thread *lt_thread;
 static bool lt_thread_ready, lt_thread_stop;

@@ -8,7 +8,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include "leaktest.h"
-#include "memleak.h"
+#include "kmemleak/internal.h"
 
 #define MAX_SUSPECTS 256
 

@@ -1,8 +1,8 @@
 /*
- * What the leak collector's core (mm/memleak.c, memleak_scan.c,
- * memleak_report.c) needs on the host besides the other shims:
+ * What the leak collector's core (mm/kmemleak/: tracking, index, scan,
+ * report...) needs on the host besides the other shims:
  *
- * - roots: the kernel's (mm/memleak_roots.c: .data/.bss, per-CPU areas,
+ * - roots: the kernel's (mm/kmemleak/roots.c: .data/.bss, per-CPU areas,
  *   thread stacks) do not exist here; a host program registers the
  *   memory it wants scanned with MEMLEAK_ROOT(), as a subsystem would;
  * - aliases: arch/host/memleak.ld gathers the container_of() records of
@@ -11,13 +11,13 @@
  * - no allocator hooks: the rest of the host library is built without
  *   CONFIG_DEBUG_MEMLEAK (asm/host-config.h), so the collector tracks
  *   exactly the blocks the program hands to memleak_alloc();
- * - no threads: 'memleak scan=...' (mm/memleak_thread.c) is refused,
+ * - no threads: 'memleak scan=...' (mm/kmemleak/thread.c) is refused,
  *   and stopping the world for the scan's last step stops nothing (one
  *   thread: the scan's own).
  */
 #include <kernel/errno.h>
 #include <kernel/printk.h>
-#include "../../mm/memleak.h"
+#include "../../mm/kmemleak/internal.h"
 
 int memleak_set_auto_scan(const char *value)
 {

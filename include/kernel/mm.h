@@ -50,7 +50,7 @@ struct page {
 	};
 	/*
 	 * Where the leak collector finds the blocks tracked in this page
-	 * (mm/memleak_index.c); only it writes this, with its lock held.
+	 * (mm/kmemleak/index.c); only it writes this, with its lock held.
 	 */
 	void *memleak_index;
 };

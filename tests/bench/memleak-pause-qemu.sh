@@ -2,7 +2,7 @@
 # The pause of the leak collector's last step in QEMU on both arches, in
 # instructions: 'mmbench scan N 64 LEAKS' (mm/bench.c) scans with N more
 # reachable blocks and LEAKS leaked ones, which the scan confirms with
-# every other CPU stopped (mm/memleak_scan.c, confirm_white_blocks()).
+# every other CPU stopped (mm/kmemleak/scan.c, confirm_white_blocks()).
 # Each row gives the pause against the whole scan of the same heap: the
 # pause should grow with the memory read (N), barely with the number of
 # suspects (LEAKS), and be none without them. Counted as in

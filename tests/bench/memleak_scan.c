@@ -15,7 +15,7 @@
 #include <kernel/mm.h>
 #include <kernel/cycles.h>
 #include <asm/host.h>
-#include "../../mm/memleak.h"
+#include "../../mm/kmemleak/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

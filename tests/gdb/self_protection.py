@@ -1,7 +1,7 @@
 """out of memory for the collector's metadata: it disables itself, the kernel goes on
 
 GDB takes the collector's block-metadata cache away ('block_cache' set to
-NULL in mm/memleak.c), so the next tracked allocation cannot get its
+NULL in mm/kmemleak/tracking.c), so the next tracked allocation cannot get its
 metadata (when its CPU's log of recent allocations is flushed), exactly
 as when that cache runs out of memory. The kmalloc
 itself must still succeed; the collector must say once why it stops and
@@ -17,7 +17,7 @@ from kleakgdb.util import ulong
 from kleaktest import log
 
 DISABLES = True
-CACHE = "'mm/memleak.c'::block_cache"
+CACHE = "'mm/kmemleak/tracking.c'::block_cache"
 WHY = r"^memleak: disabled: out of memory for block metadata$"
 
 

@@ -8,15 +8,14 @@
 # programs that use it (HOST_MEMLEAK_USERS), which also link with
 # arch/host/memleak.ld. Its kernel roots, its scan thread and the
 # leaktest scenarios need the kernel image and threads: they stay out.
-HOST_MEMLEAK_SRCS := mm/memleak.c mm/memleak_index.c mm/memleak_log.c \
-	mm/memleak_queue.c mm/memleak_scan.c \
-	mm/memleak_report.c \
+HOST_MEMLEAK_SRCS := $(filter-out %_test.c %_mod.c mm/kmemleak/roots.c \
+	mm/kmemleak/thread.c,$(wildcard mm/kmemleak/*.c)) \
 	arch/host/memleak.c
 HOST_MEMLEAK_USERS := $(wildcard tests/host/test_memleak*.c) \
 	tests/bench/memleak_scan.c
 HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 	$(filter-out arch/host/memleak.c,$(wildcard arch/host/*.c)) \
-	$(filter-out %_test.c mm/vmalloc%.c mm/memleak%.c mm/leaktest%.c,\
+	$(filter-out %_test.c mm/vmalloc%.c mm/leaktest%.c,\
 		$(wildcard mm/*.c)) \
 	$(HOST_MEMLEAK_SRCS) \
 	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c) \
@@ -36,7 +35,7 @@ $(patsubst %.c,\%/%.o,$(HOST_MEMLEAK_SRCS) $(HOST_MEMLEAK_USERS)): \
 	HOST_CFLAGS += -DHOST_MEMLEAK
 $(patsubst %.c,\%/%.o,$(HOST_MEMLEAK_SRCS) $(HOST_MEMLEAK_USERS)): \
 	BENCH_CFLAGS += -DHOST_MEMLEAK
-HOST_MEMLEAK_LDFLAGS := -Wl,-T,arch/host/memleak.ld
+HOST_MEMLEAK_LDFLAGS := -Wl,-T,arch/host/memleak.ld -Wl,-u,memleak_command
 $(patsubst tests/host/%.c,\%/tests/%,$(filter tests/host/%,$(HOST_MEMLEAK_USERS))): \
 	HOST_LDFLAGS += $(HOST_MEMLEAK_LDFLAGS)
 $(patsubst tests/bench/%.c,\%/bench/%,$(filter tests/bench/%,$(HOST_MEMLEAK_USERS))): \

@@ -1,5 +1,5 @@
 /*
- * Host tests of the leak collector's core (mm/memleak.c, memleak_scan.c,
+ * Host tests of the leak collector's core (mm/kmemleak/tracking.c, memleak_scan.c,
  * memleak_report.c) under ASan/UBSan: each test builds a small graph of
  * tracked blocks, hangs some of it from the test's own root area, scans
  * and checks the exact set of suspected leaks, nothing missing and
@@ -14,7 +14,7 @@
 #include <kernel/shell.h>
 #include <kernel/slab.h>
 #include <kernel/time.h>
-#include "../../mm/memleak.h"
+#include "../../mm/kmemleak/internal.h"
 #include "test_mm.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * Host tests of the leak collector's index (mm/memleak_index.c): slab
+ * Host tests of the leak collector's index (mm/kmemleak/index.c): slab
  * objects found by slot arithmetic, other blocks (large kmalloc pages in
  * the arena, memory outside it) through the tree of start pages, every
  * address of a block mapping to it and no address outside any block
@@ -12,7 +12,7 @@
 #include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/slab.h>
-#include "../../mm/memleak.h"
+#include "../../mm/kmemleak/internal.h"
 #include "test_mm.h"
 
 #include <stdlib.h>

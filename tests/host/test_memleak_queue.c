@@ -1,5 +1,5 @@
 /*
- * Host tests of the scan's queues (mm/memleak_queue.c) and of pinning:
+ * Host tests of the scan's queues (mm/kmemleak/queue.c) and of pinning:
  * first in, first out across chunk boundaries, peeks stay in the first
  * chunk, an emptied queue keeps nothing, and a block freed while the
  * collector is pinned keeps its metadata until the last unpin.
@@ -8,7 +8,7 @@
 #include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/slab.h>
-#include "../../mm/memleak.h"
+#include "../../mm/kmemleak/internal.h"
 #include "test_mm.h"
 
 static void scan_no_roots(void)

@@ -1,6 +1,6 @@
 """memleak-scan, -list, -dump, -refs: the leak collector from GDB.
 
-The block list (memleak.blocks, struct memleak_block of mm/memleak.h) is
+The block list (memleak.blocks, struct memleak_block of mm/kmemleak/internal.h) is
 read directly; a scan is run by calling the kernel's memleak_scan(),
 which marks the suspected leaks MEMLEAK_SUSPECT, exactly as the shell's
 'memleak' command does before it prints its report.
@@ -14,10 +14,10 @@ from .util import (KleakError, byte_order, c_string, function_file,
                    read_word, struct_at, struct_type, symbol_value,
                    symbolize, ulong, word_size)
 
-HEADER = "mm/memleak.h"
+HEADER = "mm/kmemleak/internal.h"
 HEX_DUMP_BYTES = 32
 ALLOCATOR_FILES = ("mm/slab.c", "mm/kmalloc.c", "mm/vmalloc.c",
-                   "mm/page_alloc.c", "mm/memleak.c", "kernel/stacktrace.c")
+                   "mm/page_alloc.c", "mm/kmemleak/log.c", "kernel/stacktrace.c")
 
 
 def flag(name):
@@ -136,7 +136,7 @@ def all_blocks():
 
 def pending_allocs():
     """Allocations that still wait in the per-CPU logs of recent ones
-    (mm/memleak.c, pending_logs): not yet blocks in the tree. One dict per
+    (mm/kmemleak/log.c, pending_logs): not yet blocks in the tree. One dict per
     allocation: start, size, cpu, comm, pid, entries. Reads memory only."""
     require_collector()
     logs = symbol_value("pending_logs")
@@ -205,7 +205,7 @@ def age(jiffies_then):
 
 
 def report_lines(b, cache=None):
-    """One block in the kernel's report format (mm/memleak_report.c)."""
+    """One block in the kernel's report format (mm/kmemleak/report.c)."""
     t = b.trace(cache) or {"comm": "?", "pid": 0, "entries": []}
     nbytes = min(b.size, HEX_DUMP_BYTES)
     lines = ["unreferenced object 0x%08x (size %d):" % (b.start, b.size),

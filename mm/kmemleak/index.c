@@ -33,7 +33,7 @@
 #include <kernel/string.h>
 #include <kernel/radix-tree.h>
 #include <kernel/slab.h>
-#include "memleak.h"
+#include "internal.h"
 
 /* One slab's tracked objects: the block (or NULL) in each slot. */
 struct slab_slots {
@@ -92,10 +92,6 @@ static void free_tree_node(void *node, void *ctx)
 	kmem_cache_free(node_cache, node);
 }
 
-static unsigned long pages_of(const struct kmem_cache *c)
-{
-	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
-}
 
 int memleak_index_init(void)
 {
@@ -120,10 +116,10 @@ int memleak_index_init(void)
 
 unsigned long memleak_index_pages(void)
 {
-	unsigned long pages = pages_of(node_cache);
+	unsigned long pages = memleak_cache_pages(node_cache);
 
 	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
-		pages += pages_of(slots_cache[i]);
+		pages += memleak_cache_pages(slots_cache[i]);
 	return pages;
 }
 

@@ -1,13 +1,13 @@
 /*
- * The leak collector, part 1b: the hooks' fast path. memleak_alloc()
+ * The leak collector's hooks, their fast path. memleak_alloc()
  * and memleak_free() land here, on every allocation and free of the
  * kernel, and most of them end here too: a recent allocation waits in
- * its CPU's log and, freed soon, never reaches the tree of memleak.c.
+ * its CPU's log and, freed soon, never becomes a block (tracking.c).
  * Also here: the per-CPU flag that keeps the collector's own allocations
  * untracked (memleak_hook_enter(), memleak_enter()).
  *
  * Locking: each CPU's log has a lock of its own, taken with interrupts
- * off and before memleak_lock (see memleak.c for the rest of the order).
+ * off and before memleak_lock (see tracking.c for the rest of the order).
  */
 #include <kernel/memleak.h>
 #include <kernel/init.h>
@@ -17,21 +17,21 @@
 #include <kernel/task.h>
 #include <kernel/time.h>
 #include <kernel/export.h>
-#include "memleak.h"
+#include "internal.h"
 
 /* ------------------------------------------------------------------ */
 /* Per CPU: the log of recent allocations and the hooks' flags         */
 
 /*
  * Recent allocations wait in a small log per CPU before they get their
- * metadata and their place in the tree: most kernel allocations are
+ * metadata and their place in the index: most kernel allocations are
  * freed again soon, by the CPU that made them, and such a pair then
  * costs its context (thread and backtrace, often the last one again)
  * and two looks at the log instead of a block, an interned trace and
  * tree inserts and deletes. Everything that reads the blocks
  * (a scan, 'memleak dump', 'memleak stats', the annotations) first
  * moves every log into the tree with memleak_flush_pending(); a free
- * that finds its block neither in its own CPU's log nor in the tree
+ * that finds its block neither in its own CPU's log nor in the index
  * does the same, since the block may wait in another CPU's log.
  *
  * Each log has its own lock, taken with interrupts off: a plain
@@ -236,7 +236,7 @@ void memleak_flush_pending(void)
 }
 
 /*
- * The world is stopped (memleak_scan.c, step 5): no hook runs and no
+ * The world is stopped (scan.c, step 5): no hook runs and no
  * log lock is held, so the logs are read without it. Their allocations
  * are no blocks yet, but may hold the last pointer to one.
  */
@@ -432,7 +432,7 @@ __noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
 EXPORT_SYMBOL(memleak_alloc);
 
 /*
- * A free whose block is not in this CPU's log: it is in the tree, or
+ * A free whose block is not in this CPU's log: it is in the index, or
  * in another CPU's log (flushed first), or it is no block at all.
  */
 static __noinline void free_tracked(unsigned long start, unsigned int cpu)

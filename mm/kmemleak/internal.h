@@ -1,11 +1,23 @@
 /*
- * The leak collector's private data structures, shared by its files:
- * memleak.c (blocks, traces and annotations), memleak_log.c (the hooks'
- * fast path), memleak_scan.c (the scan), memleak_roots.c (the kernel's
- * roots) and memleak_report.c (reports and the 'memleak' command).
+ * The leak collector's private data structures and the interfaces its
+ * files offer each other (mm/kmemleak/, docs/memleak.md):
+ *
+ *   tracking.c    blocks, the collector's state, start-up
+ *   index.c       address -> block (page -> slab slot array, or tree)
+ *   traces.c      allocation contexts, stored once each
+ *   aliases.c     container_of() offsets per block size
+ *   early.c       the buffer of operations before memleak_init()
+ *   annotations.c memleak_padding(), _not_leak(), _ignore(), _scan_area()
+ *   log.c         the hooks' fast path: per-CPU logs of recent allocations
+ *   queue.c       the scan's queues of blocks
+ *   scan.c        the scan, and its confirmation with the world stopped
+ *   roots.c       the kernel's roots; stopping the other CPUs
+ *   report.c      printing blocks and suspects
+ *   command.c     the 'memleak' shell command
+ *   thread.c      background scans
  */
-#ifndef MM_MEMLEAK_H
-#define MM_MEMLEAK_H
+#ifndef MM_KMEMLEAK_INTERNAL_H
+#define MM_KMEMLEAK_INTERNAL_H
 
 #include <kernel/kernel.h>
 #include <kernel/list.h>
@@ -44,7 +56,7 @@ struct memleak_scan_area {
 
 /*
  * The offsets at which blocks of one size may also be pointed to; an
- * array of nr use counts follows offsets[] (memleak.c, alias_users()).
+ * array of nr use counts follows offsets[] (tracking.c, alias_users()).
  */
 struct memleak_alias_set {
 	unsigned int nr;
@@ -73,7 +85,7 @@ struct memleak_block {
 	size_t size;
 	/* all blocks, oldest first; once freed while pinned, the deferred */
 	struct list_head node;
-	struct memleak_block *page_next;	/* memleak_index.c's lists */
+	struct memleak_block *page_next;	/* index.c's lists */
 	struct memleak_trace *trace;
 	struct memleak_scan_area *areas;	/* NULL: the whole block */
 	const struct memleak_alias_set *aliases;
@@ -141,7 +153,7 @@ struct memleak_state {
 	unsigned long nr_blocks;
 	unsigned long nr_traces;
 	unsigned long nr_aliases;	/* offsets in the alias sets */
-	unsigned long index_bytes;	/* memleak_index.c's slot arrays */
+	unsigned long index_bytes;	/* index.c's slot arrays */
 	/*
 	 * While pinned (scans, reports), freed blocks keep their metadata
 	 * on the deferred list, so the pointers in their queues stay valid.
@@ -175,20 +187,51 @@ struct memleak_state {
 extern struct memleak_state memleak;
 extern struct spinlock memleak_lock;
 
-/* memleak.c */
+/* tracking.c */
 void memleak_disable(const char *why);
-void memleak_trace_get(struct memleak_trace *t);
-void memleak_trace_put(struct memleak_trace *t);
+/* Pages of a metadata cache (NULL: none yet), for the page counts. */
+unsigned long memleak_cache_pages(const struct kmem_cache *c);
+/* A scan area for annotations.c; NULL when out of memory. */
+struct memleak_scan_area *memleak_alloc_scan_area(void);
 /* The block addr is a key of (block_has_key()), or NULL. */
 struct memleak_block *memleak_lookup_block(unsigned long addr);
 /* Pins the blocks' metadata: see memleak_state.pins; memleak_lock held. */
 void memleak_pin(void);
 void memleak_unpin(void);
+/* traces.c */
+int memleak_traces_init(void);
+unsigned long memleak_traces_pages(void);
+/* Frees the unused traces kept for reuse. */
+void memleak_traces_shrink(void);
+void memleak_trace_get(struct memleak_trace *t);
+void memleak_trace_put(struct memleak_trace *t);
 /*
  * The stored copy of the context *key (a new one if needed), with a
  * reference taken; NULL when out of memory.
  */
 struct memleak_trace *memleak_intern_trace(struct memleak_trace *key);
+
+/* aliases.c: the set for blocks of size bytes (NULL: none). */
+extern const struct memleak_offset __memleak_offsets_start[];
+extern const struct memleak_offset __memleak_offsets_end[];
+const struct memleak_alias_set *memleak_aliases_of_size(size_t size);
+int memleak_aliases_init(void);
+
+/*
+ * The operations that go through the early buffer (early.c) before
+ * memleak_init(); the annotations go through memleak_annotate()
+ * (annotations.c) after it. memleak_lock held.
+ */
+enum memleak_op {
+	MEMLEAK_OP_ALLOC, MEMLEAK_OP_FREE, MEMLEAK_OP_PADDING,
+	MEMLEAK_OP_NOT_LEAK, MEMLEAK_OP_IGNORE, MEMLEAK_OP_SCAN_AREA,
+};
+void memleak_early_log(enum memleak_op op, unsigned long ptr,
+		       unsigned long offset, size_t size, int min_count);
+/* Replays the buffer; returns the operations it held. */
+unsigned int memleak_early_replay(void);
+void memleak_annotate(enum memleak_op op, unsigned long ptr,
+		      unsigned long offset, size_t size);
 /*
  * A block for an allocation, which takes over a reference to trace
  * (NULL: out of memory), and the removal of one at a free (a warning
@@ -216,7 +259,7 @@ void memleak_untracked_free(const void *ptr);
 unsigned long memleak_metadata_bytes(void);
 
 /*
- * memleak_index.c: the block holding an address (start <= addr < end; a
+ * index.c: the block holding an address (start <= addr < end; a
  * block of size 0 holds its start), and the index's upkeep. Insert fails
  * with -EEXIST when the block would overlap a tracked one, -ERANGE when
  * it starts in a slab object and runs past it, -ENOMEM.
@@ -230,7 +273,7 @@ struct memleak_block *memleak_index_find(unsigned long addr);
 int memleak_index_insert(struct memleak_block *b);
 void memleak_index_remove(struct memleak_block *b);
 
-/* memleak_log.c */
+/* log.c */
 /*
  * Interrupts off and this CPU marked as inside the collector, so that
  * its own allocations are not tracked; false (interrupts as they were)
@@ -255,13 +298,13 @@ void memleak_flush_logs(void);
 /* At memleak_init(), before tracking starts. */
 void memleak_init_logs(void);
 
-/* memleak_scan.c */
+/* scan.c */
 int memleak_scan(void);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
 
 /*
- * memleak_queue.c: first-in first-out queues of blocks, in page-sized
+ * queue.c: first-in first-out queues of blocks, in page-sized
  * chunks; memleak_lock held, the blocks pinned (memleak_pin()).
  */
 #define MEMLEAK_QUEUE_CHUNK (PAGE_SIZE / sizeof(void *) - 3)
@@ -293,7 +336,7 @@ void memleak_wipe_stack(void);
 extern unsigned long memleak_stack_floor;
 
 /*
- * memleak_roots.c (arch/host/memleak.c in host builds): every other CPU
+ * roots.c (arch/host/memleak.c in host builds): every other CPU
  * parked with interrupts off, its registers on its stack, where the
  * stack roots read them; interrupts off here too until resumed. False
  * when some CPU could not be stopped (then nothing is).
@@ -301,7 +344,7 @@ extern unsigned long memleak_stack_floor;
 bool memleak_stop_world(void);
 void memleak_resume_world(void);
 
-/* memleak_thread.c (arch/host/memleak.c in host builds) */
+/* thread.c (arch/host/memleak.c in host builds) */
 int memleak_set_auto_scan(const char *value);
 /*
  * memleak_scan(), after the scan already running (the scan thread's), if
@@ -310,8 +353,19 @@ int memleak_set_auto_scan(const char *value);
  */
 int memleak_scan_wait(void);
 
-/* memleak_report.c */
+/*
+ * command.c: the 'memleak' shell command. Not static: host programs
+ * that link the collector from an archive name it (-Wl,-u) so that its
+ * registration is linked in.
+ */
+int memleak_command(int argc, char **argv);
+
+/* report.c */
 unsigned long memleak_clear_reports(void);
 void memleak_print_block(const struct memleak_block *b);
+/* Every suspect of the last scan still allocated; returns how many. */
+unsigned long memleak_print_suspects(void);
+/* Everything known about b, colour and flags too; memleak_lock held. */
+void memleak_dump_block(const struct memleak_block *b);
 
 #endif

@@ -17,7 +17,7 @@
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/slab.h>
-#include "memleak.h"
+#include "internal.h"
 
 static struct kmem_cache *chunk_cache;
 static struct memleak_queue_chunk *spare_chunk;
@@ -32,7 +32,7 @@ int memleak_queue_init(void)
 
 unsigned long memleak_queue_pages(void)
 {
-	return chunk_cache ? READ_ONCE(chunk_cache->nr_slabs) << chunk_cache->order : 0;
+	return memleak_cache_pages(chunk_cache);
 }
 
 static struct memleak_queue_chunk *new_chunk(void)

@@ -2,7 +2,7 @@
  * The leak collector's roots in the kernel image: the memory that is no
  * tracked block but may hold the only pointer to one. Other subsystems
  * add theirs with MEMLEAK_ROOT() from their own files; these are the
- * collector's own, kept apart from the scan (memleak_scan.c) because
+ * collector's own, kept apart from the scan (scan.c) because
  * they name the kernel's linker symbols, CPUs and threads, which a host
  * build of the scan (arch/host) does not have: there the program
  * registers its own roots.
@@ -13,7 +13,7 @@
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/task.h>
-#include "memleak.h"
+#include "internal.h"
 
 extern char __noscan_data_end[], _edata[], __noscan_bss_end[], __bss_stop[];
 extern char boot_stack[], boot_stack_top[];

@@ -26,7 +26,7 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/vmalloc.h>
-#include "memleak.h"
+#include "internal.h"
 
 #define STRESS_NAME "kt-mlstress"
 #define SLOTS_PER_CPU 64

@@ -1,6 +1,5 @@
 /*
- * The leak collector, part 3: what users see. The 'memleak' shell
- * command runs scans and prints suspected leaks in the format of Linux's
+ * The leak collector's reports, in the format of Linux's
  * /sys/kernel/debug/kmemleak, which kernel developers already read:
  *
  *   unreferenced object 0x4f0c2e40 (size 32):
@@ -11,6 +10,9 @@
  *     backtrace:
  *       [<40104a2c>] kmalloc+0x30/0x90
  *       [<4010c1f0>] leaktest_orphans+0x24/0x80
+ *
+ * What is printed about a block is copied under memleak_lock, then
+ * printed without it (the console is slow).
  */
 #include <kernel/memleak.h>
 #include <kernel/cycles.h>
@@ -19,7 +21,7 @@
 #include <kernel/shell.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
-#include "memleak.h"
+#include "internal.h"
 
 #define HEX_DUMP_BYTES 32
 #define HEX_ROW_BYTES 16
@@ -118,7 +120,7 @@ static void collect_if_suspect(struct memleak_block *b, void *ctx)
  * were printed. The collector stays pinned meanwhile, so the suspects'
  * metadata outlives a free on another CPU.
  */
-static unsigned long print_suspects(void)
+unsigned long memleak_print_suspects(void)
 {
 	struct memleak_queue suspects = { NULL, NULL, 0 };
 	unsigned long printed = 0, flags;
@@ -152,38 +154,6 @@ static unsigned long print_suspects(void)
 	return printed;
 }
 
-static void print_summary(void)
-{
-	printk("memleak: %lu new suspected memory leaks (%lu total)\n",
-	       memleak.nr_new, memleak.nr_suspects);
-}
-
-static int run_scan(void)
-{
-	int err = memleak_scan_wait();
-
-	if (err == -EBUSY)
-		printk("memleak: the collector is disabled\n");
-	return err;
-}
-
-static int cmd_list(void)
-{
-	if (run_scan())
-		return 1;
-	print_suspects();
-	print_summary();
-	return 0;
-}
-
-static int cmd_scan(void)
-{
-	if (run_scan())
-		return 1;
-	print_summary();
-	return 0;
-}
-
 static void clear_if_reported(struct memleak_block *b, void *ctx)
 {
 	unsigned long *n = ctx;
@@ -208,12 +178,6 @@ unsigned long memleak_clear_reports(void)
 	return n;
 }
 
-static int cmd_clear(void)
-{
-	printk("memleak: %lu reported blocks cleared\n", memleak_clear_reports());
-	return 0;
-}
-
 static const char *color_name(const struct memleak_block *b)
 {
 	if (block_is_black(b))
@@ -224,7 +188,7 @@ static const char *color_name(const struct memleak_block *b)
 }
 
 /* Everything known about one block, memleak_lock held (a debug aid). */
-static void dump_block(const struct memleak_block *b)
+void memleak_dump_block(const struct memleak_block *b)
 {
 	const struct memleak_scan_area *area;
 
@@ -247,138 +211,3 @@ static void dump_block(const struct memleak_block *b)
 		       area->length);
 	memleak_print_block(b);
 }
-
-static int cmd_dump(const char *arg)
-{
-	struct memleak_block *b;
-	unsigned long addr, flags;
-
-	if (kstrtoul(arg, 16, &addr)) {
-		printk("memleak dump: '%s' is not a hex address\n", arg);
-		return 1;
-	}
-	memleak_flush_pending();
-	memleak_enter(&flags);
-	b = memleak_index_find(addr);
-	if (b)
-		dump_block(b);
-	memleak_leave(flags);
-	if (!b) {
-		printk("memleak dump: 0x%08lx is not inside any tracked block\n",
-		       addr);
-		return 1;
-	}
-	return 0;
-}
-
-static int cmd_stats(void)
-{
-	memleak_flush_pending();
-	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
-	printk("blocks tracked: %lu (%lu backtraces, %lu alias offsets)\n",
-	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);
-	printk("index:          %lu bytes of slot arrays\n",
-	       memleak.index_bytes);
-	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",
-	       memleak.scans, memleak.scan_jiffies,
-	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);
-	printk("bytes scanned:  %lu (last scan)\n", memleak.bytes_scanned);
-	printk("suspected:      %lu (%lu new at the last scan)\n",
-	       memleak.nr_suspects, memleak.nr_new);
-	printk("freed after reported: %lu\n", memleak.nr_freed_after_report);
-	printk("longest irq-off window: %llu us in the last scan, %llu us in "
-	       "any (%llu/%llu cycles at %llu Hz)\n",
-	       (unsigned long long)cycles_to_ns(memleak.scan_irqoff_cycles) / 1000,
-	       (unsigned long long)cycles_to_ns(memleak.max_irqoff_cycles) / 1000,
-	       (unsigned long long)memleak.scan_irqoff_cycles,
-	       (unsigned long long)memleak.max_irqoff_cycles,
-	       (unsigned long long)arch_cycles_hz());
-	printk("world stopped:  %lu times to confirm white blocks, the last "
-	       "for %llu us (%lu bytes read), the longest %llu us; %lu blocks "
-	       "found referenced then; %lu times it could not be\n",
-	       memleak.pauses,
-	       (unsigned long long)cycles_to_ns(memleak.pause_cycles) / 1000,
-	       memleak.pause_bytes,
-	       (unsigned long long)cycles_to_ns(memleak.max_pause_cycles) / 1000,
-	       memleak.nr_rescued, memleak.pause_failures);
-	printk("stack scanning: %s, pointers: %s, minimum age: %lu ms\n",
-	       memleak.stack_scan ? "on" : "off",
-	       memleak.interior ? "any interior pointer" : "start or alias",
-	       memleak.min_age_jiffies * 1000 / HZ);
-	return 0;
-}
-
-static int set_switch(const char *what, const char *value, bool *flag)
-{
-	if (strcmp(value, "on") == 0)
-		*flag = true;
-	else if (strcmp(value, "off") == 0)
-		*flag = false;
-	else
-		return -EINVAL;
-	printk("memleak: %s %s\n", what, value);
-	return 0;
-}
-
-static int cmd_off(void)
-{
-	unsigned long flags;
-
-	memleak_enter(&flags);
-	memleak_disable("turned off by the user");
-	memleak_leave(flags);
-	return 0;
-}
-
-static int cmd_option(const char *arg)
-{
-	if (strncmp(arg, "stack=", 6) == 0)
-		return set_switch("stack scanning", arg + 6, &memleak.stack_scan);
-	if (strncmp(arg, "interior=", 9) == 0)
-		return set_switch("interior pointers", arg + 9,
-				  &memleak.interior);
-	if (strncmp(arg, "scan=", 5) == 0)
-		return memleak_set_auto_scan(arg + 5);
-	return -EINVAL;
-}
-
-static int usage(void)
-{
-	printk("usage: memleak [scan | clear | dump ADDR | stats | off |\n"
-	       "               scan=on|off|SECS | stack=on|off | "
-	       "interior=on|off]\n");
-	return 1;
-}
-
-static int run_subcommand(int argc, char **argv)
-{
-	if (argc == 1)
-		return cmd_list();
-	if (argc == 3 && strcmp(argv[1], "dump") == 0)
-		return cmd_dump(argv[2]);
-	if (argc != 2)
-		return usage();
-	if (strcmp(argv[1], "scan") == 0)
-		return cmd_scan();
-	if (strcmp(argv[1], "clear") == 0)
-		return cmd_clear();
-	if (strcmp(argv[1], "stats") == 0)
-		return cmd_stats();
-	if (strcmp(argv[1], "off") == 0)
-		return cmd_off();
-	if (strchr(argv[1], '=') && cmd_option(argv[1]) == 0)
-		return 0;
-	return usage();
-}
-static int cmd_memleak(int argc, char **argv)
-{
-	int ret = run_subcommand(argc, argv);
-
-	/* The report held block addresses in frames now dead. */
-	memleak_wipe_stack();
-	return ret;
-}
-SHELL_COMMAND("memleak", cmd_memleak,
-	      "memleak [scan|clear|dump ADDR|stats|off|scan=on|off|SECS|"
-	      "stack=on|off|interior=on|off]",
-	      "scan for memory leaks and list the suspected ones");

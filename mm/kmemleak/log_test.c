@@ -1,6 +1,7 @@
 /*
  * Self-test of the collector's per-CPU logs of recent allocations
- * (mm/memleak.c): a block freed while it waits never reaches the tree,
+ * (mm/kmemleak/log.c): an allocation freed while it waits never becomes
+ * a block,
  * one that lives is found by whatever reads the blocks, with the time,
  * CPU and thread of its allocation; a full log makes room by itself; a
  * free on another CPU finds its block; annotations apply to waiting
@@ -18,9 +19,9 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/timer.h>
-#include "memleak.h"
+#include "internal.h"
 
-/* The block starting at p in the tree (no flush); NULL if none. */
+/* The block starting at p in the index (no flush); NULL if none. */
 static struct memleak_block *block_in_tree(const void *p)
 {
 	struct memleak_block *b;

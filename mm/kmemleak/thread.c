@@ -1,5 +1,5 @@
 /*
- * The leak collector, part 4: automatic scans. 'memleak scan=SECS'
+ * The leak collector's automatic scans. 'memleak scan=SECS'
  * starts a kernel thread that scans every SECS seconds and says so on
  * the console when a scan finds new suspects (like Linux's kmemleak
  * thread); 'memleak scan=off' stops it. memleak_scan_wait() lets a caller
@@ -12,7 +12,7 @@
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
-#include "memleak.h"
+#include "internal.h"
 
 #define AUTO_SCAN_DEFAULT_SECS 600
 #define AUTO_SCAN_MAX_SECS 86400

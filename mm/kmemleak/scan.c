@@ -1,12 +1,12 @@
 /*
- * The leak collector, part 2: the scan. Like a tracing garbage
+ * The leak collector's scan. Like a tracing garbage
  * collector that reports instead of freeing:
  *
  *   1. every block starts white (count = 0), except the ones annotated
  *      as never leaking (min_count 0), which start the gray list;
  *   2. the roots are scanned word by word (.data/.bss, every CPU's
  *      per-CPU area, the struct page array and thread stacks, see
- *      memleak_roots.c, and whatever else registers with MEMLEAK_ROOT);
+ *      roots.c, and whatever else registers with MEMLEAK_ROOT);
  *      a word that is the address of a white block (or one of its
  *      aliases) counts one reference, and a block with min_count
  *      references turns gray and joins the list;
@@ -46,7 +46,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
-#include "memleak.h"
+#include "internal.h"
 
 /* Words read per IRQ-off window: 4 KiB on 32-bit machines. */
 #define SCAN_BUDGET 1024
@@ -73,7 +73,7 @@ static bool scan_running;
 
 /*
  * The frame of memleak_scan(): on the scanning thread's own stack only
- * what lies above it is scanned (memleak_roots.c). The collector's own
+ * what lies above it is scanned (roots.c). The collector's own
  * frames, and dead slots in them left by earlier calls (a report that
  * printed a block's address, say), must not pass for references.
  */
@@ -353,7 +353,7 @@ static void reset_color(struct memleak_block *b, void *ctx)
 /*
  * Step 1: everything white, the never-leaking blocks gray. The walk
  * also visits the blocks created meanwhile (they join the end of the
- * list); from its end on, new blocks are MEMLEAK_NEW (memleak.c).
+ * list); from its end on, new blocks are MEMLEAK_NEW (tracking.c).
  */
 static void reset_colors(void)
 {

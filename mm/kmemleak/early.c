@@ -1,0 +1,81 @@
+/*
+ * The leak collector's early buffer: allocations, frees and annotations
+ * made before memleak_init() (the boot allocator's tables, the first
+ * slabs) are recorded here, with their backtraces, and replayed once
+ * the collector's caches exist. Its size is
+ * CONFIG_DEBUG_MEMLEAK_PREINIT_POINTERS; when it fills up the collector
+ * disables itself, with a message saying what to raise.
+ *
+ * Locking: memleak_lock, held by the callers; __initdata, gone after boot.
+ */
+#include <kernel/memleak.h>
+#include <kernel/init.h>
+#include <kernel/smp.h>
+#include <kernel/stacktrace.h>
+#include <kernel/string.h>
+#include <kernel/time.h>
+#include "internal.h"
+
+struct early_op {
+	u8 type;
+	s8 min_count;
+	u8 nr_entries;
+	unsigned long ptr;
+	unsigned long offset;
+	size_t size;
+	unsigned long entries[MEMLEAK_TRACE_LENGTH];
+};
+
+static struct early_op early_log[CONFIG_DEBUG_MEMLEAK_PREINIT_POINTERS] __initdata;
+static unsigned int early_count __initdata;
+
+void __init memleak_early_log(enum memleak_op type, unsigned long ptr,
+			      unsigned long offset, size_t size, int min_count)
+{
+	struct early_op *op;
+
+	if (early_count == ARRAY_SIZE(early_log)) {
+		memleak_disable("early log full (raise "
+				"DEBUG_MEMLEAK_PREINIT_POINTERS)");
+		return;
+	}
+	op = &early_log[early_count++];
+	op->type = type;
+	op->ptr = ptr;
+	op->offset = offset;
+	op->size = size;
+	op->min_count = min_count;
+	if (type == MEMLEAK_OP_ALLOC)
+		op->nr_entries = save_stack_trace(op->entries,
+						  MEMLEAK_TRACE_LENGTH, 3);
+}
+
+static void __init replay_op(const struct early_op *op)
+{
+	struct memleak_trace key;
+
+	switch (op->type) {
+	case MEMLEAK_OP_ALLOC:
+		memset(&key, 0, sizeof(key));
+		strlcpy(key.comm, "boot", sizeof(key.comm));
+		key.nr_entries = op->nr_entries;
+		memcpy(key.entries, op->entries, sizeof(key.entries));
+		memleak_create_block(op->ptr, op->size, op->min_count,
+				     memleak_intern_trace(&key), jiffies,
+				     smp_processor_id());
+		break;
+	case MEMLEAK_OP_FREE:
+		memleak_delete_block(op->ptr);
+		break;
+	default:
+		memleak_annotate(op->type, op->ptr, op->offset, op->size);
+		break;
+	}
+}
+
+unsigned int __init memleak_early_replay(void)
+{
+	for (unsigned int i = 0; i < early_count && memleak.enabled; i++)
+		replay_op(&early_log[i]);
+	return early_count;
+}

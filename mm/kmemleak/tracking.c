@@ -1,0 +1,287 @@
+/*
+ * The leak collector's tracking: every allocation that lives long
+ * enough to leave its CPU's log (log.c) gets a struct memleak_block,
+ * entered in the index (index.c) that maps any address to its block;
+ * the aliases of its size (aliases.c) and its trace (traces.c) go with
+ * it. Also the collector's state, its start-up and memleak_disable(),
+ * where every internal failure ends.
+ *
+ * Locking: memleak_lock (IRQs off) protects the index and the blocks; it
+ * is taken with no allocator lock held, and inside it only the metadata
+ * caches' slab and page-allocator locks are taken. Each CPU's log of
+ * recent allocations (log.c) has a lock of its own, taken before
+ * memleak_lock. Lock order: log lock -> memleak_lock -> slab cache lock
+ * -> page allocator lock.
+ * The collector's own allocations come from slab caches too: a per-CPU
+ * flag turns the hooks off while the collector runs on that CPU, so they
+ * are never tracked (and never recurse).
+ */
+#include <kernel/memleak.h>
+#include <kernel/errno.h>
+#include <kernel/init.h>
+#include <kernel/mm.h>
+#include <kernel/printk.h>
+#include <kernel/slab.h>
+#include <kernel/smp.h>
+#include <kernel/stacktrace.h>
+#include <kernel/string.h>
+#include <kernel/time.h>
+#include "internal.h"
+
+struct memleak_state memleak = {
+	.enabled = true,
+	.stack_scan = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_TASK_STACKS),
+	.interior = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_INTERIOR),
+	.blocks = LIST_HEAD_INIT(memleak.blocks),
+	.deferred = LIST_HEAD_INIT(memleak.deferred),
+	.min_addr_inv = 0,	/* ~ULONG_MAX: nothing tracked yet */
+	.max_addr_inv = ~0UL,	/* ~0 */
+};
+DEFINE_SPINLOCK(memleak_lock);
+
+static struct kmem_cache *block_cache, *area_cache;
+
+static bool disable_reported;
+
+/*
+ * Any internal failure ends up here: the collector stops tracking and
+ * says why, once; the kernel goes on. Called with memleak_lock held or
+ * before the collector is up.
+ */
+void memleak_disable(const char *why)
+{
+	memleak.enabled = false;
+	memleak_set_tracking(false);
+	if (disable_reported)
+		return;
+	disable_reported = true;
+	printk("memleak: disabled: %s\n", why);
+}
+
+void memleak_shrink(void)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	memleak_traces_shrink();
+	memleak_index_shrink();
+	memleak_leave(flags);
+}
+
+struct memleak_scan_area *memleak_alloc_scan_area(void)
+{
+	return kmem_cache_alloc(area_cache, GFP_ATOMIC);
+}
+
+struct memleak_block *memleak_lookup_block(unsigned long addr)
+{
+	struct memleak_block *b = memleak_index_find(addr);
+
+	return b && block_has_key(b, addr) ? b : NULL;
+}
+
+static void free_block(struct memleak_block *b)
+{
+	struct memleak_scan_area *area;
+
+	while ((area = b->areas)) {
+		b->areas = area->next;
+		kmem_cache_free(area_cache, area);
+	}
+	if (b->trace)
+		memleak_trace_put(b->trace);
+	kmem_cache_free(block_cache, b);
+}
+
+void memleak_pin(void)
+{
+	memleak.pins++;
+}
+
+/* The last unpin frees what was freed meanwhile. */
+void memleak_unpin(void)
+{
+	if (--memleak.pins)
+		return;
+	while (!list_empty(&memleak.deferred)) {
+		struct memleak_block *b = list_first_entry(
+			&memleak.deferred, struct memleak_block, node);
+
+		list_del(&b->node);
+		free_block(b);
+	}
+}
+
+static void discard_block(struct memleak_block *b, const char *why)
+{
+	memleak_trace_put(b->trace);
+	kmem_cache_free(block_cache, b);
+	memleak_disable(why);
+}
+
+void memleak_create_block(unsigned long start, size_t size, int min_count,
+			  struct memleak_trace *trace, unsigned long when,
+			  unsigned int cpu)
+{
+	struct memleak_block *b;
+	int err;
+
+	if (!trace) {
+		memleak_disable("out of memory for backtraces");
+		return;
+	}
+	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
+	if (!b) {
+		memleak_trace_put(trace);
+		memleak_disable("out of memory for block metadata");
+		return;
+	}
+	/* A compound literal, not memset: the compiler stores each field. */
+	*b = (struct memleak_block){
+		.start = start,
+		.size = size,
+		.min_count = (s16)min_count,
+		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0),
+		.cpu = (u8)cpu,
+		.jiffies = when,
+		.aliases = memleak_aliases_of_size(size),
+		.trace = trace,
+	};
+	err = memleak_index_insert(b);
+	if (err == -EEXIST) {
+		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
+		       start, size);
+		discard_block(b, "overlapping block");
+		return;
+	}
+	if (err == -ERANGE) {
+		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
+		       "object\n", start, size);
+		discard_block(b, "block across slab objects");
+		return;
+	}
+	if (err) {
+		discard_block(b, "out of memory for the index");
+		return;
+	}
+	/* A block new to the running scan is not white in it: see there. */
+	if (b->flags & MEMLEAK_NEW)
+		b->count = b->min_count;
+	list_add_tail(&b->node, &memleak.blocks);
+	memleak.nr_blocks++;
+	memleak.min_addr_inv = max(memleak.min_addr_inv, ~start);
+	memleak.max_addr_inv = min(memleak.max_addr_inv, ~(start + size));
+}
+
+static void orphan_freed(struct memleak_block *b)
+{
+	printk("memleak: freeing orphan object 0x%08lx (size %zu), reported "
+	       "as a leak:\n", b->start, b->size);
+	memleak_print_block(b);
+	dump_stack();
+}
+
+bool memleak_try_delete_block(unsigned long start)
+{
+	struct memleak_block *b = memleak_index_find(start);
+
+	if (!b || b->start != start)
+		return false;
+	if (b->flags & MEMLEAK_REPORTED) {
+		memleak.nr_freed_after_report++;
+		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
+			orphan_freed(b);
+	}
+	memleak_index_remove(b);
+	b->flags &= ~MEMLEAK_ALLOCATED;
+	list_del(&b->node);
+	memleak.nr_blocks--;
+	if (memleak.pins)
+		list_add_tail(&b->node, &memleak.deferred);
+	else
+		free_block(b);
+	return true;
+}
+
+void memleak_delete_block(unsigned long start)
+{
+	if (!memleak_try_delete_block(start)) {
+		printk("memleak: freeing unknown object at 0x%08lx\n", start);
+		dump_stack();
+	}
+}
+
+static int __init create_caches(void)
+{
+	block_cache = kmem_cache_create("memleak_block",
+					sizeof(struct memleak_block), 0,
+					SLAB_NOLEAKTRACE, NULL);
+	area_cache = kmem_cache_create("memleak_scan_area",
+				       sizeof(struct memleak_scan_area), 0,
+				       SLAB_NOLEAKTRACE,
+				       NULL);
+	return block_cache && area_cache ? 0 : -ENOMEM;
+}
+
+unsigned long memleak_cache_pages(const struct kmem_cache *c)
+{
+	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
+}
+
+unsigned long memleak_metadata_bytes(void)
+{
+	unsigned long flags, pages, bytes;
+
+	memleak_enter(&flags);
+	pages = memleak_cache_pages(block_cache) + memleak_traces_pages() +
+		memleak_cache_pages(area_cache) + memleak_index_pages() +
+		memleak_queue_pages();
+	bytes = pages * PAGE_SIZE;
+	memleak_leave(flags);
+	return bytes;
+}
+
+unsigned long memleak_nr_free_pages(void)
+{
+	unsigned long flags, n;
+
+	memleak_enter(&flags);
+	n = nr_free_pages() + memleak_cache_pages(block_cache) +
+	    memleak_traces_pages() + memleak_cache_pages(area_cache) +
+	    memleak_index_pages() + memleak_queue_pages();
+	memleak_leave(flags);
+	return n;
+}
+
+/*
+ * Called by mm_init() once slab and kmalloc work: makes the caches and
+ * the alias sets, then replays what the early log recorded.
+ */
+void __init memleak_init(void)
+{
+	unsigned long flags;
+	unsigned int early;
+	int aliases;
+
+	memleak_enter(&flags);
+	memleak.min_age_jiffies =
+		(unsigned long)CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS * HZ / 1000;
+	if (create_caches() || memleak_traces_init() || memleak_index_init() ||
+	    memleak_queue_init()) {
+		memleak_disable("cannot create the metadata caches");
+		memleak_leave(flags);
+		return;
+	}
+	aliases = memleak_aliases_init();
+	if (aliases < 0)
+		memleak_disable("out of memory for aliases");
+	memleak.initialized = true;
+	early = memleak_early_replay();
+	memleak_init_logs();
+	memleak_set_tracking(memleak.enabled);
+	memleak_leave(flags);
+	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "
+	       "container_of() records\n", memleak.nr_blocks, early,
+	       aliases, (unsigned int)(__memleak_offsets_end -
+				       __memleak_offsets_start));
+}
