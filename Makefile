@@ -279,10 +279,35 @@ $(BENCH_BUILD)/bench/%: $(BENCH_BUILD)/tests/bench/%.o $(BENCH_BUILD)/libkhost.a
 
 -include $(BENCH_LIB_OBJS:.o=.d)
 
+# The leak checks tests/bench/memleak-peers.sh compares, each its own
+# program on the graph of tests/bench/peers/graph.h: ours (the collector
+# built for the host), Boehm GC, LeakSanitizer, Valgrind, and a plain
+# read of the same memory.
+PEERS := $(BENCH_BUILD)/peers
+PEER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
+PEER_DEPS := tests/bench/peers/graph.h
+PEER_BINS := $(addprefix $(PEERS)/,ours boehm lsan valgrind plain)
+
+$(PEERS)/ours: $(BENCH_BUILD)/tests/bench/peers/ours.o $(BENCH_BUILD)/libkhost.a
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(HOST_MEMLEAK_LDFLAGS) -o $@ $< $(BENCH_BUILD)/libkhost.a
+$(PEERS)/boehm: tests/bench/peers/boehm.c $(PEER_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(PEER_CFLAGS) $< -lgc -o $@
+$(PEERS)/lsan: tests/bench/peers/malloc.c $(PEER_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)clang $(PEER_CFLAGS) -fsanitize=leak -DPEER_LSAN $< -o $@
+$(PEERS)/valgrind: tests/bench/peers/malloc.c $(PEER_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(PEER_CFLAGS) -DPEER_VALGRIND $< -o $@
+$(PEERS)/plain: tests/bench/peers/malloc.c $(PEER_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(PEER_CFLAGS) $< -o $@
+
 bench: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
-	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS)
+	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS) $(PEER_BINS)
 	$(Q)tests/bench/run
 
 # ---------------------------------------------------------------- gdb

@@ -43,6 +43,7 @@
 #include <kernel/memleak.h>
 #include <kernel/cycles.h>
 #include <kernel/errno.h>
+#include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/time.h>
@@ -61,12 +62,20 @@ static unsigned int budget;
  * Step 5's filter: a bit per hash of each 64-byte granule where a white
  * block may be referenced (its start and aliases; all of it with
  * interior pointers). A word whose bit is clear refers to no white
- * block. Bit patterns, no pointers: kept out of the roots.
+ * block. Bit patterns, no pointers: kept out of the roots. It has about
+ * 32 bits per white block (so that most words pass it without an index
+ * lookup however many blocks are white), from 16 Kbit in .bss to 16 Mbit
+ * allocated for the pause; when that allocation fails the 16 Kbit one
+ * serves, only slower.
  */
 #define LONG_BITS (8 * sizeof(long))
-#define FILTER_BITS 16384
+#define FILTER_MIN_SHIFT 14
+#define FILTER_MAX_SHIFT 24
+#define FILTER_BITS_PER_BLOCK_SHIFT 5
 #define FILTER_GRANULE_SHIFT 6
-static unsigned long white_filter[FILTER_BITS / LONG_BITS] __memleak_noscan;
+static unsigned long small_filter[(1 << FILTER_MIN_SHIFT) / LONG_BITS] __memleak_noscan;
+static unsigned long *white_filter = small_filter;
+static unsigned int filter_shift = FILTER_MIN_SHIFT;
 
 /* Serialises scans: a second 'memleak' waits for none, it is refused. */
 static bool scan_running;
@@ -138,7 +147,7 @@ static unsigned int filter_bit(unsigned long addr)
 {
 	u32 granule = (u32)(addr >> FILTER_GRANULE_SHIFT);
 
-	return (granule * 2654435761u) >> (32 - __builtin_ctz(FILTER_BITS));
+	return (granule * 2654435761u) >> (32 - filter_shift);
 }
 
 static bool filter_has(unsigned long addr)
@@ -458,6 +467,37 @@ static void filter_white_block(struct memleak_block *b)
  * Fills the filter from the white blocks of list; returns how many of
  * them were never confirmed (0: no need to stop the world).
  */
+static unsigned int filter_order(unsigned int shift)
+{
+	return get_order((1ul << shift) / 8);
+}
+
+/* A filter sized for nr white blocks (the small one if none can be had). */
+static void size_filter(unsigned long nr)
+{
+	unsigned int shift = FILTER_MIN_SHIFT;
+	struct page *big = NULL;
+
+	while (shift < FILTER_MAX_SHIFT &&
+	       (1ul << shift) < (nr << FILTER_BITS_PER_BLOCK_SHIFT))
+		shift++;
+	/* Whole pages, untracked, and given back before the scan returns. */
+	if (shift > FILTER_MIN_SHIFT)
+		big = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, filter_order(shift));
+	white_filter = big ? page_address(big) : small_filter;
+	filter_shift = big ? shift : FILTER_MIN_SHIFT;
+	memset(white_filter, 0, (1ul << filter_shift) / 8);
+}
+
+static void free_filter(void)
+{
+	if (white_filter == small_filter)
+		return;
+	__free_pages(virt_to_page(white_filter), filter_order(filter_shift));
+	white_filter = small_filter;
+	filter_shift = FILTER_MIN_SHIFT;
+}
+
 static unsigned long build_white_filter(struct memleak_queue *list)
 {
 	unsigned long flags, unconfirmed = 0;
@@ -465,7 +505,7 @@ static unsigned long build_white_filter(struct memleak_queue *list)
 	struct memleak_block *b;
 	unsigned int i;
 
-	memset(white_filter, 0, sizeof(white_filter));
+	size_filter(list->nr);
 	scan_lock(&flags);
 	memleak_queue_for_each(list, chunk, i, b) {
 		if (!(b->flags & MEMLEAK_ALLOCATED) || !block_is_white(b))
@@ -554,10 +594,13 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	unsigned long flags;
 	u64 t0;
 
-	if (!build_white_filter(list))
+	if (!build_white_filter(list)) {
+		free_filter();
 		return;
+	}
 	if (!memleak_stop_world()) {
 		skip_unconfirmed(list);
+		free_filter();
 		return;
 	}
 	t0 = arch_cycles();
@@ -578,6 +621,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 		memleak.max_pause_cycles = memleak.pause_cycles;
 	memleak.pauses++;
 	memleak_resume_world();
+	free_filter();
 }
 
 static bool old_enough(const struct memleak_block *b, unsigned long now)

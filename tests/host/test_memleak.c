@@ -463,6 +463,38 @@ static char *report_line(char *buf, size_t size, const char *fmt,
 	return buf;
 }
 
+/*
+ * Many white blocks (a filter of its own size for the pause) and one
+ * pointer stored after the concurrent pass, as another CPU might: the
+ * pause finds it, only that block is rescued, the rest are reported.
+ */
+#define MANY_WHITE 2000
+static void *many[MANY_WHITE];
+
+static void store_late_pointer(void)
+{
+	roots[3] = (unsigned long)many[1234];
+}
+
+static void test_pause_rescues_among_many_whites(void **state)
+{
+	unsigned long rescued = memleak.nr_rescued;
+
+	(void)state;
+	for (unsigned int i = 0; i < MANY_WHITE; i++)
+		many[i] = track(32, 1);
+	host_memleak_on_stop_world = store_late_pointer;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	assert_int_equal(memleak.nr_rescued - rescued, 1);
+	assert_false(is_suspect(many[1234]));
+	assert_true(is_suspect(many[0]));
+	assert_true(is_suspect(many[MANY_WHITE - 1]));
+	assert_int_equal(memleak.nr_suspects, MANY_WHITE - 1);
+	for (unsigned int i = 0; i < MANY_WHITE; i++)
+		untrack(many[i]);
+}
+
 /* The 'memleak' command prints Linux's report, and clear hides it. */
 static void test_report_format(void **state)
 {
@@ -689,6 +721,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_min_age_and_checksum,
 						setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pause_rescues_among_many_whites, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_padding, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_format, setup,
 						teardown),

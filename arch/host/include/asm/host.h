@@ -23,6 +23,11 @@ void *host_arena(void);
  * one handed out (caches included) is gone.
  */
 void host_mm_init(void);
+/*
+ * Host builds of the leak collector: called by memleak_stop_world(), as
+ * if another CPU ran just before it was parked (tests set it).
+ */
+extern void (*host_memleak_on_stop_world)(void);
 
 /*
  * Everything printk'ed (and written to the console) since the last
