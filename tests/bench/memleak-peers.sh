@@ -73,7 +73,7 @@ for n in $SIZES; do
 		awk '{ print $1 }' "$f" | median >"$out/$c.$n.med"
 		# Every run must find exactly the generator's leaked blocks.
 		awk -v c="$c" '$2 != $3 { printf "%s found %s leaked blocks, expected %s\n", c, $2, $3 }' "$f" |
-			sort -u | while read -r msg; do row "$label: leak count differs" "$msg" - - -; done
+			sort -u | while read -r msg; do row "$label: leak count differs: $msg" - - - -; done
 	done
 	ours=$(cat "$out/ours.$n.med" 2>/dev/null)
 	[ -n "$ours" ] || continue

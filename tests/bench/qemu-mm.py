@@ -69,7 +69,7 @@ def label():
     if kind == "kmalloc-newctx":
         return "kmalloc+kfree %d B, new call chain" % size
     if kind == "kmalloc-long":
-        return "kmalloc+kfree %d B, long-lived (in the tree)" % size
+        return "kmalloc+kfree %d B, long-lived (a block)" % size
     if kind == "kmem_cache":
         return "kmem_cache_alloc+free %d B" % size
     if kind == "pages":

@@ -595,7 +595,7 @@ static void test_bad_annotations(void **state)
 	assert_true(log_has("memleak_not_leak: "));
 	memleak_free((char *)p + 8);
 	assert_true(log_has("memleak: freeing unknown object"));
-	/* p is in the tree now: caught when the log is flushed. */
+	/* p is in the index now: caught when the log is flushed. */
 	memleak_alloc((char *)p, 8, 1);
 	assert_false(log_has("overlaps a tracked one"));
 	memleak_flush_pending();
@@ -609,7 +609,7 @@ static void test_bad_annotations(void **state)
 	untrack(p);
 }
 
-/* The number of blocks in the tree, the logs of recent ones flushed. */
+/* The number of tracked blocks, the logs of recent ones flushed. */
 static unsigned long blocks_after_flush(void)
 {
 	memleak_flush_pending();
@@ -632,7 +632,7 @@ static void test_pending_pair_cancels(void **state)
 
 /*
  * A full log is flushed by the allocation that finds it full; frees find
- * their blocks in the log or in the tree, in any order.
+ * their blocks in the log or in the index, in any order.
  */
 static void test_pending_overflow(void **state)
 {
@@ -665,7 +665,7 @@ static void test_pending_cross_cpu_free(void **state)
 	host_cpu_id = 1;
 	untrack(a);
 	assert_false(log_has("freeing unknown object"));
-	/* The free flushed CPU 2's log: b is in the tree, allocated there. */
+	/* The free flushed CPU 2's log: b is in the index, allocated there. */
 	assert_int_equal(memleak.nr_blocks, 1);
 	assert_int_equal(memleak_lookup_block((unsigned long)b)->cpu, 2);
 	untrack(b);

@@ -136,7 +136,7 @@ def all_blocks():
 
 def pending_allocs():
     """Allocations that still wait in the per-CPU logs of recent ones
-    (mm/kmemleak/log.c, pending_logs): not yet blocks in the tree. One dict per
+    (mm/kmemleak/log.c, pending_logs): not yet blocks in the index. One dict per
     allocation: start, size, cpu, comm, pid, entries. Reads memory only."""
     require_collector()
     logs = symbol_value("pending_logs")
@@ -342,7 +342,7 @@ its first BYTES bytes (default 32). Reads memory only."""
             for a in pending_allocs():
                 if a["start"] <= addr < a["start"] + max(a["size"], 1):
                     print("block 0x%08x-0x%08x (size %d) waits in CPU %d's "
-                          "log of recent allocations (not in the tree yet)"
+                          "log of recent allocations (not in the index yet)"
                           % (a["start"], a["start"] + a["size"] - 1,
                              a["size"], a["cpu"]))
                     print('  comm "%s", pid %d' % (a["comm"], a["pid"]))
