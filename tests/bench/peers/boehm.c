@@ -77,6 +77,7 @@ int main(int argc, char **argv)
 	a.hidden = build(&g);
 	a.n = g.n;
 	g.leaked = graph_count_leaked(&g);
+	graph_release(&g);
 	wipe_stack();
 	GC_enable();
 	t0 = graph_now_ns();

@@ -107,6 +107,9 @@ int main(int argc, char **argv)
 	graph_make(&g, graph_blocks_arg(argc, argv));
 	hidden = kept_hidden = build(&g);
 	g.leaked = graph_count_leaked(&g);
+#if defined(PEER_LSAN) || defined(PEER_VALGRIND)
+	graph_release(&g);
+#endif
 	wipe_stack();
 #if defined(PEER_LSAN)
 	t0 = graph_now_ns();
@@ -130,6 +133,7 @@ int main(int argc, char **argv)
 	t0 = 0;
 	t1 = read_all(&g, hidden);
 	found = g.leaked;	/* reads, does not look for leaks */
+	graph_release(&g);
 #endif
 	graph_result(&g, t1 - t0, found, 0);
 	return 0;
