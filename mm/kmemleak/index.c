@@ -35,16 +35,37 @@
 #include <kernel/slab.h>
 #include "internal.h"
 
-/* One slab's tracked objects: the block (or NULL) in each slot. */
+/*
+ * One slab's tracked objects: a mark bit per slot, then the block (or
+ * NULL) in each slot (slots_of()). The scan marks a block once it has
+ * found it gray or black, and a word pointing to a marked block is
+ * dismissed after two loads, its struct page and this header, without
+ * reading the slot or the block: on a random heap most blocks are
+ * pointed to more than once, and every load here is a cache miss.
+ *
+ * Marks belong to one scan, its epoch (memleak_index_new_epoch()): an
+ * array whose epoch is older has no valid marks, and is cleared the
+ * first time this scan marks in it, so that starting a scan does not
+ * walk every array.
+ */
 struct slab_slots {
 	unsigned long base;		/* the slab's first slot */
 	unsigned int size;		/* bytes per slot */
 	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
 	unsigned int nr_slots;
+	u32 epoch;			/* of the scan the marks belong to */
 	unsigned int nr_pages;
 	unsigned int nr_used;		/* slots holding a block */
-	struct memleak_block *slot[];
+	unsigned long marks[];		/* BITS_TO_LONGS(nr_slots) words */
 };
+
+static struct memleak_block **slots_of(struct slab_slots *s)
+{
+	return (struct memleak_block **)&s->marks[BITS_TO_LONGS(s->nr_slots)];
+}
+
+/* The running scan's epoch (0: none has started yet). */
+static u32 mark_epoch;
 
 /* A page's memleak_index when blocks outside slabs cover (part of) it. */
 #define IN_TREE ((void *)1)
@@ -73,6 +94,7 @@ static unsigned int slots_shift(unsigned int nr_slots)
 static size_t slots_bytes(unsigned int nr_slots)
 {
 	return sizeof(struct slab_slots) +
+	       BITS_TO_LONGS(nr_slots) * sizeof(long) +
 	       nr_slots * sizeof(struct memleak_block *);
 }
 
@@ -146,15 +168,38 @@ static unsigned int slot_number(const struct slab_slots *s, unsigned long addr)
 	return (unsigned int)(off / s->size);
 }
 
-static struct memleak_block *find_in_slab(const struct slab_slots *s,
-					  unsigned long addr)
+static bool slot_marked(const struct slab_slots *s, unsigned int i)
+{
+	return s->epoch == mark_epoch &&
+	       (s->marks[i / BITS_PER_LONG] & (1ul << (i % BITS_PER_LONG)));
+}
+
+/* Marks of an older scan are cleared before this one's are set. */
+static void set_slot_mark(struct slab_slots *s, unsigned int i)
+{
+	if (s->epoch != mark_epoch) {
+		memset(s->marks, 0, BITS_TO_LONGS(s->nr_slots) * sizeof(long));
+		s->epoch = mark_epoch;
+	}
+	s->marks[i / BITS_PER_LONG] |= 1ul << (i % BITS_PER_LONG);
+}
+
+static void clear_slot_mark(struct slab_slots *s, unsigned int i)
+{
+	s->marks[i / BITS_PER_LONG] &= ~(1ul << (i % BITS_PER_LONG));
+}
+
+static struct memleak_block *find_in_slab(struct slab_slots *s,
+					  unsigned long addr, bool unmarked)
 {
 	unsigned int i = slot_number(s, addr);
 	struct memleak_block *b;
 
 	if (i >= s->nr_slots)
 		return NULL;	/* in the slab's unused tail */
-	b = s->slot[i];
+	if (unmarked && slot_marked(s, i))
+		return NULL;
+	b = slots_of(s)[i];
 	if (b && addr >= b->start && addr < block_end(b))
 		return b;
 	return NULL;
@@ -186,6 +231,7 @@ static struct slab_slots *new_slots(const struct slab_geometry *g)
 	s->reciprocal = g->reciprocal;
 	s->nr_slots = g->nr_slots;
 	s->nr_pages = g->nr_pages;
+	s->epoch = mark_epoch;
 	memleak.index_bytes += bytes;
 	set_pages(s->base, s->nr_pages, s);
 	return s;
@@ -223,9 +269,9 @@ static int insert_in_slab(struct memleak_block *b,
 			free_slots(s);
 		return -ERANGE;
 	}
-	if (s->slot[i])
+	if (slots_of(s)[i])
 		return -EEXIST;
-	s->slot[i] = b;
+	slots_of(s)[i] = b;
 	s->nr_used++;
 	return 0;
 }
@@ -234,9 +280,10 @@ static void remove_from_slab(struct memleak_block *b, struct slab_slots *s)
 {
 	unsigned int i = slot_number(s, b->start);
 
-	if (s->slot[i] != b)
+	if (slots_of(s)[i] != b)
 		return;
-	s->slot[i] = NULL;
+	slots_of(s)[i] = NULL;
+	clear_slot_mark(s, i);	/* the slot's next block starts unmarked */
 	if (--s->nr_used == 0)
 		free_slots(s);
 }
@@ -346,7 +393,7 @@ static void remove_from_tree(struct memleak_block *b)
 /* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
-struct memleak_block *memleak_index_find(unsigned long addr)
+static struct memleak_block *find(unsigned long addr, bool unmarked)
 {
 	void *index;
 
@@ -357,7 +404,40 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 		return NULL;
 	if (index == IN_TREE)
 		return find_in_tree(addr);
-	return find_in_slab(index, addr);
+	return find_in_slab(index, addr, unmarked);
+}
+
+struct memleak_block *memleak_index_find(unsigned long addr)
+{
+	return find(addr, false);
+}
+
+struct memleak_block *memleak_index_find_unmarked(unsigned long addr)
+{
+	return find(addr, true);
+}
+
+void memleak_index_mark(const struct memleak_block *b)
+{
+	struct slab_slots *s;
+
+	if (!virt_addr_valid((void *)b->start))
+		return;
+	s = virt_to_page((void *)b->start)->memleak_index;
+	if (s && s != IN_TREE)
+		set_slot_mark(s, slot_number(s, b->start));
+}
+
+void memleak_index_new_epoch(void)
+{
+	/*
+	 * After 2^32 scans an array untouched since the epoch of the same
+	 * number would pass for marked: a block taken for gray, a leak
+	 * missed once, never a false report. Skipping 0 keeps new arrays
+	 * of a collector that never scanned unmarked.
+	 */
+	if (++mark_epoch == 0)
+		mark_epoch = 1;
 }
 
 int memleak_index_insert(struct memleak_block *b)

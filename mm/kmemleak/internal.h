@@ -270,6 +270,15 @@ unsigned long memleak_index_pages(void);
 /* Gives back the tree's spare nodes (and keeps a path's worth again). */
 void memleak_index_shrink(void);
 struct memleak_block *memleak_index_find(unsigned long addr);
+/*
+ * Marks, for the scan: a block it found gray or black is marked (slab
+ * blocks only; others are never marked), and the find that skips marked
+ * blocks costs two loads for them. Marks last until the next epoch,
+ * which each scan starts before it colours blocks white.
+ */
+struct memleak_block *memleak_index_find_unmarked(unsigned long addr);
+void memleak_index_mark(const struct memleak_block *b);
+void memleak_index_new_epoch(void);
 int memleak_index_insert(struct memleak_block *b);
 void memleak_index_remove(struct memleak_block *b);
 

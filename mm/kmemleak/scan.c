@@ -68,12 +68,11 @@ static unsigned int budget;
  * allocated for the pause; when that allocation fails the 16 Kbit one
  * serves, only slower.
  */
-#define LONG_BITS (8 * sizeof(long))
 #define FILTER_MIN_SHIFT 14
 #define FILTER_MAX_SHIFT 24
 #define FILTER_BITS_PER_BLOCK_SHIFT 5
 #define FILTER_GRANULE_SHIFT 6
-static unsigned long small_filter[(1 << FILTER_MIN_SHIFT) / LONG_BITS] __memleak_noscan;
+static unsigned long small_filter[(1 << FILTER_MIN_SHIFT) / BITS_PER_LONG] __memleak_noscan;
 static unsigned long *white_filter = small_filter;
 static unsigned int filter_shift = FILTER_MIN_SHIFT;
 
@@ -154,14 +153,14 @@ static bool filter_has(unsigned long addr)
 {
 	unsigned int bit = filter_bit(addr);
 
-	return white_filter[bit / LONG_BITS] & (1ul << (bit % LONG_BITS));
+	return white_filter[bit / BITS_PER_LONG] & (1ul << (bit % BITS_PER_LONG));
 }
 
 static void filter_add(unsigned long addr)
 {
 	unsigned int bit = filter_bit(addr);
 
-	white_filter[bit / LONG_BITS] |= 1ul << (bit % LONG_BITS);
+	white_filter[bit / BITS_PER_LONG] |= 1ul << (bit % BITS_PER_LONG);
 }
 
 /*
@@ -177,10 +176,11 @@ static bool maybe_a_block(unsigned long value)
 }
 
 /*
- * The block a scanned word refers to. A word refers to a block when it
- * is its start or one of its aliases: word-aligned addresses, so a word
- * with low bits set (a page-table entry: an address with flags) refers
- * to none. With interior=on, any address inside the block does.
+ * The block a scanned word refers to, unless it is marked (already
+ * found gray or black: nothing to count). A word refers to a block when
+ * it is its start or one of its aliases: word-aligned addresses, so a
+ * word with low bits set (a page-table entry: an address with flags)
+ * refers to none. With interior=on, any address inside the block does.
  */
 static struct memleak_block *block_referenced(unsigned long value)
 {
@@ -190,7 +190,7 @@ static struct memleak_block *block_referenced(unsigned long value)
 		return NULL;
 	if (!memleak.interior && value % sizeof(long))
 		return NULL;
-	b = memleak_index_find(value);
+	b = memleak_index_find_unmarked(value);
 	if (b && (memleak.interior || block_has_key(b, value)))
 		return b;
 	return NULL;
@@ -202,11 +202,16 @@ static void scan_words(const unsigned long *start, const unsigned long *end)
 	for (const unsigned long *p = start; p < end; p++) {
 		struct memleak_block *b = block_referenced(*p);
 
-		if (!b || !block_is_white(b))
+		if (!b)
 			continue;
-		b->count++;
-		if (block_is_gray(b))
+		if (block_is_white(b)) {
+			b->count++;
+			if (!block_is_gray(b))
+				continue;
 			gray_push(b);
+		}
+		/* Gray or black for the rest of the scan. */
+		memleak_index_mark(b);
 	}
 }
 
@@ -368,6 +373,9 @@ static void reset_colors(void)
 {
 	unsigned long flags;
 
+	scan_lock(&flags);
+	memleak_index_new_epoch();
+	scan_unlock(flags);
 	memleak_walk_blocks(reset_color, NULL);
 	scan_lock(&flags);
 	memleak.marking = true;

@@ -4,7 +4,8 @@
  * the arena, memory outside it) through the tree of start pages, every
  * address of a block mapping to it and no address outside any block
  * mapping to one, overlaps refused, and the pages' marks and slot arrays
- * gone with the last block. Also checks the index against a brute-force
+ * gone with the last block, the scan's marks (set, skipped, gone with a
+ * new epoch or a new block in the slot). Also checks the index against a brute-force
  * model under random insertions and removals.
  */
 #include <kernel/kernel.h>
@@ -119,6 +120,54 @@ static void test_slab_object_overrun(void **state)
 	assert_null(find(a, 0));
 	assert_null(page_of(a)->memleak_index);
 	kfree(a);
+}
+
+static struct memleak_block *find_unmarked(const void *p)
+{
+	return memleak_index_find_unmarked((unsigned long)p);
+}
+
+/*
+ * A marked slab block is skipped by the scan's find, not by the plain
+ * one; its neighbour is not; a new epoch or a new block in the slot
+ * unmark it. Blocks in the tree are never marked.
+ */
+static void test_marks(void **state)
+{
+	char *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
+	char *big = kmalloc(256 * 1024, GFP_KERNEL);	/* pages: the tree */
+	struct memleak_block *ba;
+
+	(void)state;
+	track_now(a, 64);
+	track_now(b, 64);
+	track_now(big, 3 * PAGE_SIZE);
+	memleak_index_new_epoch();
+	ba = find(a, 0);
+	assert_ptr_equal(find_unmarked(a), ba);
+	memleak_index_mark(ba);
+	assert_null(find_unmarked(a));
+	assert_ptr_equal(find(a, 0), ba);
+	assert_ptr_equal(find_unmarked(b), find(b, 0));
+	/* The next scan's epoch: nothing is marked. */
+	memleak_index_new_epoch();
+	assert_ptr_equal(find_unmarked(a), ba);
+	memleak_index_mark(ba);
+	memleak_index_mark(find(b, 0));
+	assert_null(find_unmarked(b));
+	/* Freed and tracked again in the same slot: a new block, unmarked. */
+	untrack(a);
+	track_now(a, 64);
+	assert_non_null(find_unmarked(a));
+	assert_null(find_unmarked(b));
+	memleak_index_mark(find(big, 0));
+	assert_ptr_equal(find_unmarked(big), find(big, 0));
+	untrack(a);
+	untrack(b);
+	untrack(big);
+	kfree(a);
+	kfree(b);
+	kfree(big);
 }
 
 /* Large kmalloc blocks are whole pages of the arena: the tree, marked pages. */
@@ -256,6 +305,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_slab_objects, teardown),
 		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
+		cmocka_unit_test_teardown(test_marks, teardown),
 		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
 		cmocka_unit_test_teardown(test_outside_ram, teardown),
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
