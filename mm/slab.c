@@ -737,6 +737,7 @@ bool slab_geometry_of(const void *addr, struct slab_geometry *g)
 	g->base = slab_start(c, addr);
 	g->size = c->size;
 	g->reciprocal = c->reciprocal;
+	g->obj_offset = c->obj_offset;
 	g->nr_slots = c->num;
 	g->nr_pages = 1u << c->order;
 	return true;

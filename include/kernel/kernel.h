@@ -16,10 +16,6 @@
 #define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
 #define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
 
-/* Bitmaps as arrays of unsigned long. */
-#define BITS_PER_LONG (8 * sizeof(long))
-#define BITS_TO_LONGS(n) DIV_ROUND_UP(n, BITS_PER_LONG)
-
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 

@@ -125,6 +125,7 @@ struct slab_geometry {
 	unsigned long base;
 	unsigned int size;
 	u32 reciprocal;		/* 2^32 / size rounded up; 0: divide */
+	unsigned int obj_offset;	/* of the object in its slot (red zone) */
 	unsigned int nr_slots;
 	unsigned int nr_pages;
 };

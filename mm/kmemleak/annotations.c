@@ -44,16 +44,20 @@ static void not_leak_block(unsigned long ptr)
 {
 	struct memleak_block *b = find_start(ptr, "memleak_not_leak");
 
-	if (b)
-		b->min_count = 0;
+	if (!b)
+		return;
+	b->min_count = 0;
+	memleak_index_update(b);
 }
 
 static void ignore_block(unsigned long ptr)
 {
 	struct memleak_block *b = find_start(ptr, "memleak_ignore");
 
-	if (b)
-		b->flags |= MEMLEAK_BLACK;
+	if (!b)
+		return;
+	b->flags |= MEMLEAK_BLACK;
+	memleak_index_update(b);
 }
 
 static void add_scan_area(unsigned long ptr, unsigned long offset,

@@ -27,6 +27,7 @@
  * the scan reads it.
  */
 #include <kernel/memleak.h>
+#include <kernel/bitops.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
@@ -36,12 +37,19 @@
 #include "internal.h"
 
 /*
- * One slab's tracked objects: a mark bit per slot, then the block (or
- * NULL) in each slot (slots_of()). The scan marks a block once it has
- * found it gray or black, and a word pointing to a marked block is
- * dismissed after two loads, its struct page and this header, without
- * reading the slot or the block: on a random heap most blocks are
- * pointed to more than once, and every load here is a cache miss.
+ * One slab's tracked objects: two bits per slot, then the block (or
+ * NULL) in each slot (slots_of()). Every load of the scan's lookup is a
+ * cache miss on a random heap, so the bits, beside the header, answer
+ * the common questions without reading the slot or the block:
+ *
+ *   mark    the scan has found this block gray or black: a word
+ *           pointing to it changes nothing (most blocks are pointed to
+ *           more than once);
+ *   simple  the block is its slot's object (it starts where the object
+ *           does) and one reference turns it gray (min_count 1, not
+ *           ignored): a word equal to the object's address is the
+ *           block's first reference, gray without reading the block
+ *           (memleak_index_find_unmarked()).
  *
  * Marks belong to one scan, its epoch (memleak_index_new_epoch()): an
  * array whose epoch is older has no valid marks, and is cleared the
@@ -52,16 +60,32 @@ struct slab_slots {
 	unsigned long base;		/* the slab's first slot */
 	unsigned int size;		/* bytes per slot */
 	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
+	unsigned int obj_offset;	/* of the object in its slot */
 	unsigned int nr_slots;
 	u32 epoch;			/* of the scan the marks belong to */
 	unsigned int nr_pages;
 	unsigned int nr_used;		/* slots holding a block */
-	unsigned long marks[];		/* BITS_TO_LONGS(nr_slots) words */
+	unsigned long bits[];		/* marks, then simple: bitmap_longs() each */
 };
+
+static unsigned int bitmap_longs(const struct slab_slots *s)
+{
+	return BITS_TO_LONGS(s->nr_slots);
+}
+
+static unsigned long *marks_of(struct slab_slots *s)
+{
+	return s->bits;
+}
+
+static unsigned long *simple_of(struct slab_slots *s)
+{
+	return s->bits + bitmap_longs(s);
+}
 
 static struct memleak_block **slots_of(struct slab_slots *s)
 {
-	return (struct memleak_block **)&s->marks[BITS_TO_LONGS(s->nr_slots)];
+	return (struct memleak_block **)(s->bits + 2 * bitmap_longs(s));
 }
 
 /* The running scan's epoch (0: none has started yet). */
@@ -94,7 +118,7 @@ static unsigned int slots_shift(unsigned int nr_slots)
 static size_t slots_bytes(unsigned int nr_slots)
 {
 	return sizeof(struct slab_slots) +
-	       BITS_TO_LONGS(nr_slots) * sizeof(long) +
+	       2 * BITS_TO_LONGS(nr_slots) * sizeof(long) +
 	       nr_slots * sizeof(struct memleak_block *);
 }
 
@@ -168,29 +192,36 @@ static unsigned int slot_number(const struct slab_slots *s, unsigned long addr)
 	return (unsigned int)(off / s->size);
 }
 
-static bool slot_marked(const struct slab_slots *s, unsigned int i)
+static unsigned long object_start(const struct slab_slots *s, unsigned int i)
 {
-	return s->epoch == mark_epoch &&
-	       (s->marks[i / BITS_PER_LONG] & (1ul << (i % BITS_PER_LONG)));
+	return s->base + (unsigned long)i * s->size + s->obj_offset;
+}
+
+static bool slot_marked(struct slab_slots *s, unsigned int i)
+{
+	return s->epoch == mark_epoch && test_bit(i, marks_of(s));
 }
 
 /* Marks of an older scan are cleared before this one's are set. */
 static void set_slot_mark(struct slab_slots *s, unsigned int i)
 {
 	if (s->epoch != mark_epoch) {
-		memset(s->marks, 0, BITS_TO_LONGS(s->nr_slots) * sizeof(long));
+		memset(marks_of(s), 0, bitmap_longs(s) * sizeof(long));
 		s->epoch = mark_epoch;
 	}
-	s->marks[i / BITS_PER_LONG] |= 1ul << (i % BITS_PER_LONG);
+	set_bit(i, marks_of(s));
 }
 
-static void clear_slot_mark(struct slab_slots *s, unsigned int i)
+static bool block_is_simple(const struct memleak_block *b,
+			    const struct slab_slots *s, unsigned int i)
 {
-	s->marks[i / BITS_PER_LONG] &= ~(1ul << (i % BITS_PER_LONG));
+	return b->start == object_start(s, i) && b->min_count == 1 &&
+	       !block_is_black(b);
 }
 
 static struct memleak_block *find_in_slab(struct slab_slots *s,
-					  unsigned long addr, bool unmarked)
+					  unsigned long addr, bool unmarked,
+					  bool *simple_start)
 {
 	unsigned int i = slot_number(s, addr);
 	struct memleak_block *b;
@@ -200,6 +231,10 @@ static struct memleak_block *find_in_slab(struct slab_slots *s,
 	if (unmarked && slot_marked(s, i))
 		return NULL;
 	b = slots_of(s)[i];
+	if (b && test_bit(i, simple_of(s)) && addr == object_start(s, i)) {
+		*simple_start = true;
+		return b;	/* not read: see struct slab_slots */
+	}
 	if (b && addr >= b->start && addr < block_end(b))
 		return b;
 	return NULL;
@@ -229,6 +264,7 @@ static struct slab_slots *new_slots(const struct slab_geometry *g)
 	s->base = g->base;
 	s->size = g->size;
 	s->reciprocal = g->reciprocal;
+	s->obj_offset = g->obj_offset;
 	s->nr_slots = g->nr_slots;
 	s->nr_pages = g->nr_pages;
 	s->epoch = mark_epoch;
@@ -272,6 +308,8 @@ static int insert_in_slab(struct memleak_block *b,
 	if (slots_of(s)[i])
 		return -EEXIST;
 	slots_of(s)[i] = b;
+	if (block_is_simple(b, s, i))
+		set_bit(i, simple_of(s));
 	s->nr_used++;
 	return 0;
 }
@@ -283,7 +321,9 @@ static void remove_from_slab(struct memleak_block *b, struct slab_slots *s)
 	if (slots_of(s)[i] != b)
 		return;
 	slots_of(s)[i] = NULL;
-	clear_slot_mark(s, i);	/* the slot's next block starts unmarked */
+	/* The slot's next block starts unmarked, and maybe not simple. */
+	clear_bit(i, marks_of(s));
+	clear_bit(i, simple_of(s));
 	if (--s->nr_used == 0)
 		free_slots(s);
 }
@@ -393,10 +433,12 @@ static void remove_from_tree(struct memleak_block *b)
 /* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
-static struct memleak_block *find(unsigned long addr, bool unmarked)
+static struct memleak_block *find(unsigned long addr, bool unmarked,
+				  bool *simple_start)
 {
 	void *index;
 
+	*simple_start = false;
 	if (!virt_addr_valid((void *)addr))
 		return find_in_tree(addr);
 	index = virt_to_page((void *)addr)->memleak_index;
@@ -404,28 +446,64 @@ static struct memleak_block *find(unsigned long addr, bool unmarked)
 		return NULL;
 	if (index == IN_TREE)
 		return find_in_tree(addr);
-	return find_in_slab(index, addr, unmarked);
+	return find_in_slab(index, addr, unmarked, simple_start);
 }
 
 struct memleak_block *memleak_index_find(unsigned long addr)
 {
-	return find(addr, false);
+	bool simple_start;
+
+	return find(addr, false, &simple_start);
 }
 
-struct memleak_block *memleak_index_find_unmarked(unsigned long addr)
+struct memleak_block *memleak_index_find_unmarked(unsigned long addr,
+						  bool *simple_start)
 {
-	return find(addr, true);
+	return find(addr, true, simple_start);
 }
 
-void memleak_index_mark(const struct memleak_block *b)
+/* The slot array and slot of a slab block, or NULL. */
+static struct slab_slots *slots_of_block(const struct memleak_block *b,
+					 unsigned int *i)
 {
 	struct slab_slots *s;
 
 	if (!virt_addr_valid((void *)b->start))
-		return;
+		return NULL;
 	s = virt_to_page((void *)b->start)->memleak_index;
-	if (s && s != IN_TREE)
-		set_slot_mark(s, slot_number(s, b->start));
+	if (!s || s == IN_TREE)
+		return NULL;
+	*i = slot_number(s, b->start);
+	return slots_of(s)[*i] == b ? s : NULL;
+}
+
+void memleak_index_mark(const struct memleak_block *b)
+{
+	unsigned int i;
+	struct slab_slots *s = slots_of_block(b, &i);
+
+	if (s)
+		set_slot_mark(s, i);
+}
+
+void memleak_index_mark_simple(unsigned long start)
+{
+	struct slab_slots *s = virt_to_page((void *)start)->memleak_index;
+
+	set_slot_mark(s, slot_number(s, start));
+}
+
+void memleak_index_update(const struct memleak_block *b)
+{
+	unsigned int i;
+	struct slab_slots *s = slots_of_block(b, &i);
+
+	if (!s)
+		return;
+	if (block_is_simple(b, s, i))
+		set_bit(i, simple_of(s));
+	else
+		clear_bit(i, simple_of(s));
 }
 
 void memleak_index_new_epoch(void)

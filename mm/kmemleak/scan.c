@@ -41,6 +41,7 @@
  * in its queues stays valid until the scan is over.
  */
 #include <kernel/memleak.h>
+#include <kernel/bitops.h>
 #include <kernel/cycles.h>
 #include <kernel/errno.h>
 #include <kernel/mm.h>
@@ -103,15 +104,23 @@ void __noinline memleak_wipe_stack(void)
 }
 
 /*
- * A block that gains a reference needs confirming again once white. A
- * queue that cannot grow ends the collector: a scan missing a gray block
- * would report what it points to.
+ * A queue that cannot grow ends the collector: a scan missing a gray
+ * block would report what it points to.
  */
 static void gray_push(struct memleak_block *b)
 {
-	b->flags &= ~MEMLEAK_CONFIRMED;
 	if (!memleak_queue_push(&gray, b))
 		memleak_disable("out of memory for the scan's gray queue");
+}
+
+/*
+ * b just turned gray: marked, so that the words that point to it later
+ * are dismissed early (memleak_index_find_unmarked()), and queued.
+ */
+static void make_gray(struct memleak_block *b)
+{
+	memleak_index_mark(b);
+	gray_push(b);
 }
 
 /*
@@ -151,16 +160,12 @@ static unsigned int filter_bit(unsigned long addr)
 
 static bool filter_has(unsigned long addr)
 {
-	unsigned int bit = filter_bit(addr);
-
-	return white_filter[bit / BITS_PER_LONG] & (1ul << (bit % BITS_PER_LONG));
+	return test_bit(filter_bit(addr), white_filter);
 }
 
 static void filter_add(unsigned long addr)
 {
-	unsigned int bit = filter_bit(addr);
-
-	white_filter[bit / BITS_PER_LONG] |= 1ul << (bit % BITS_PER_LONG);
+	set_bit(filter_bit(addr), white_filter);
 }
 
 /*
@@ -181,37 +186,47 @@ static bool maybe_a_block(unsigned long value)
  * it is its start or one of its aliases: word-aligned addresses, so a
  * word with low bits set (a page-table entry: an address with flags)
  * refers to none. With interior=on, any address inside the block does.
+ * *simple_start: value is the start of a simple block, not read yet.
  */
-static struct memleak_block *block_referenced(unsigned long value)
+static struct memleak_block *block_referenced(unsigned long value,
+					      bool *simple_start)
 {
 	struct memleak_block *b;
 
+	*simple_start = false;
 	if (!maybe_a_block(value))
 		return NULL;
 	if (!memleak.interior && value % sizeof(long))
 		return NULL;
-	b = memleak_index_find_unmarked(value);
-	if (b && (memleak.interior || block_has_key(b, value)))
+	b = memleak_index_find_unmarked(value, simple_start);
+	if (b && (*simple_start || memleak.interior || block_has_key(b, value)))
 		return b;
 	return NULL;
 }
 
-/* Counts the references in [start, end); memleak_lock held. */
+/*
+ * Counts the references in [start, end); memleak_lock held. The first
+ * reference to an unmarked simple block, the common case, turns it gray
+ * with a store to it, not a load: on a random heap the block is not in
+ * the cache, and the scan need not wait for it.
+ */
 static void scan_words(const unsigned long *start, const unsigned long *end)
 {
 	for (const unsigned long *p = start; p < end; p++) {
-		struct memleak_block *b = block_referenced(*p);
+		bool simple_start;
+		struct memleak_block *b = block_referenced(*p, &simple_start);
 
 		if (!b)
 			continue;
-		if (block_is_white(b)) {
-			b->count++;
-			if (!block_is_gray(b))
-				continue;
+		if (simple_start) {
+			b->count = 1;	/* its min_count */
+			memleak_index_mark_simple(*p);
 			gray_push(b);
+		} else if (!block_is_white(b)) {
+			memleak_index_mark(b);	/* gray or black already */
+		} else if (++b->count >= b->min_count) {
+			make_gray(b);
 		}
-		/* Gray or black for the rest of the scan. */
-		memleak_index_mark(b);
 	}
 }
 
@@ -276,18 +291,21 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 }
 
 /*
- * The metadata of a block a few places ahead in the queue, and its
- * memory, are fetched while the block before it is read: the gray queue
- * is in the order blocks were found, which on a real heap is random.
+ * Prefetching in two stages, as the gray queue is in the order blocks
+ * were found, which on a real heap is random: the metadata of the block
+ * 2 * PREFETCH_AHEAD places ahead, and the memory of the one
+ * PREFETCH_AHEAD ahead, whose metadata came in the same way earlier (so
+ * reading its start does not wait for memory).
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_block *next = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+	struct memleak_block *far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
+	struct memleak_block *near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
-	if (next) {
-		__builtin_prefetch(next);
-		__builtin_prefetch((const void *)READ_ONCE(next->start));
-	}
+	if (far)
+		__builtin_prefetch(far);
+	if (near)
+		__builtin_prefetch((const void *)READ_ONCE(near->start));
 }
 
 /* Scans gray blocks until none is left (scanning may add more). */
@@ -299,6 +317,8 @@ static void drain_gray_list(void)
 	scan_lock(&flags);
 	while ((b = memleak_queue_pop(&gray))) {
 		prefetch_ahead();
+		/* It gained a reference: once white again, confirm it again. */
+		b->flags &= ~MEMLEAK_CONFIRMED;
 		if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b))
 			scan_gray_block(b, &flags);
 	}
@@ -361,7 +381,7 @@ static void reset_color(struct memleak_block *b, void *ctx)
 	b->count = 0;
 	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW);
 	if (block_is_gray(b))
-		gray_push(b);
+		make_gray(b);
 }
 
 /*
@@ -444,7 +464,7 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 	b->flags &= ~MEMLEAK_CLEARED;	/* changed: worth showing again */
 	if (block_is_white(b)) {
 		b->count = b->min_count;
-		gray_push(b);
+		make_gray(b);
 	}
 	return true;
 }
@@ -567,8 +587,10 @@ static void skip_unconfirmed(struct memleak_queue *list)
 
 	scan_lock(&flags);
 	memleak_queue_for_each(list, chunk, i, b)
-		if (block_is_white(b) && !(b->flags & MEMLEAK_CONFIRMED))
+		if (block_is_white(b) && !(b->flags & MEMLEAK_CONFIRMED)) {
 			b->count = b->min_count;
+			memleak_index_mark(b);
+		}
 	memleak.pause_failures++;
 	scan_unlock(flags);
 }

@@ -165,8 +165,10 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		return;
 	}
 	/* A block new to the running scan is not white in it: see there. */
-	if (b->flags & MEMLEAK_NEW)
+	if (b->flags & MEMLEAK_NEW) {
 		b->count = b->min_count;
+		memleak_index_mark(b);
+	}
 	list_add_tail(&b->node, &memleak.blocks);
 	memleak.nr_blocks++;
 	memleak.min_addr_inv = max(memleak.min_addr_inv, ~start);

@@ -5,7 +5,8 @@
  * address of a block mapping to it and no address outside any block
  * mapping to one, overlaps refused, and the pages' marks and slot arrays
  * gone with the last block, the scan's marks (set, skipped, gone with a
- * new epoch or a new block in the slot). Also checks the index against a brute-force
+ * new epoch or a new block in the slot) and which blocks are simple
+ * enough to be found gray without reading them. Also checks the index against a brute-force
  * model under random insertions and removals.
  */
 #include <kernel/kernel.h>
@@ -124,7 +125,63 @@ static void test_slab_object_overrun(void **state)
 
 static struct memleak_block *find_unmarked(const void *p)
 {
-	return memleak_index_find_unmarked((unsigned long)p);
+	bool simple_start;
+
+	return memleak_index_find_unmarked((unsigned long)p, &simple_start);
+}
+
+static bool simple_at(const void *p)
+{
+	bool simple_start;
+
+	memleak_index_find_unmarked((unsigned long)p, &simple_start);
+	return simple_start;
+}
+
+/*
+ * Simple blocks (their slot's object, one reference makes them
+ * gray) are known so from the index alone, at their start only; a block
+ * inside its slot, one that needs two references, one annotated as not
+ * leaking or ignored is not simple.
+ */
+static void test_simple_blocks(void **state)
+{
+	char *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
+	char *c = kmalloc(64, GFP_KERNEL), *d = kmalloc(64, GFP_KERNEL);
+	char *big = kmalloc(256 * 1024, GFP_KERNEL);
+
+	(void)state;
+	track_now(a, 64);
+	track_now(b + 8, 32);
+	memleak_alloc(c, 64, 2);
+	track_now(d, 64);
+	track_now(big, PAGE_SIZE);
+	assert_true(simple_at(a));
+	assert_false(simple_at(a + 8));
+	assert_ptr_equal(find_unmarked(a + 8), find(a, 0));
+	assert_false(simple_at(b + 8));
+	assert_false(simple_at(c));
+	assert_true(simple_at(d));
+	memleak_not_leak(d);
+	assert_false(simple_at(d));
+	assert_ptr_equal(find_unmarked(d), find(d, 0));
+	assert_false(simple_at(big));
+	/* Ignored, then freed: the next block in the slot is simple again. */
+	memleak_ignore(a);
+	assert_false(simple_at(a));
+	untrack(a);
+	track_now(a, 16);
+	assert_true(simple_at(a));
+	untrack(a);
+	untrack(b + 8);
+	untrack(c);
+	untrack(d);
+	untrack(big);
+	kfree(a);
+	kfree(b);
+	kfree(c);
+	kfree(d);
+	kfree(big);
 }
 
 /*
@@ -306,6 +363,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_slab_objects, teardown),
 		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
 		cmocka_unit_test_teardown(test_marks, teardown),
+		cmocka_unit_test_teardown(test_simple_blocks, teardown),
 		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
 		cmocka_unit_test_teardown(test_outside_ram, teardown),
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
