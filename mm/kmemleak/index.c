@@ -382,6 +382,23 @@ static void unmark_linear_pages(const struct memleak_block *b)
 			virt_to_page((void *)p)->memleak_index = NULL;
 }
 
+/* Whether b covers a page of the linear map holding tracked slab objects. */
+static bool covers_slab_blocks(const struct memleak_block *b)
+{
+	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
+
+	for (; p < block_end(b); p += PAGE_SIZE) {
+		void *index;
+
+		if (!virt_addr_valid((void *)p))
+			continue;
+		index = virt_to_page((void *)p)->memleak_index;
+		if (index && index != IN_TREE)
+			return true;
+	}
+	return false;
+}
+
 static int insert_in_tree(struct memleak_block *b)
 {
 	unsigned long key = b->start >> PAGE_SHIFT;
@@ -390,6 +407,8 @@ static int insert_in_tree(struct memleak_block *b)
 	int err;
 
 	if (before && block_end(before) > b->start)
+		return -EEXIST;
+	if (covers_slab_blocks(b))
 		return -EEXIST;
 	head = radix_tree_lookup(&block_tree, key);
 	if (!head || head->start > b->start) {
@@ -522,8 +541,7 @@ int memleak_index_insert(struct memleak_block *b)
 {
 	struct slab_geometry g;
 
-	if (memleak_index_find(b->start) || memleak_index_find(block_end(b) - 1))
-		return -EEXIST;
+	/* Each path checks overlaps its own way: one block per slot, or the tree. */
 	if (slab_geometry_of((void *)b->start, &g))
 		return insert_in_slab(b, &g);
 	return insert_in_tree(b);

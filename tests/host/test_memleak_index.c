@@ -227,6 +227,40 @@ static void test_marks(void **state)
 	kfree(big);
 }
 
+/*
+ * A block outside slabs that would cover a tracked slab object is
+ * refused: it starts in the page before the object's slab, when that
+ * page is no slab's.
+ */
+static void test_tree_block_over_slab_object(void **state)
+{
+	char *obj[64], *a = NULL, *before = NULL;
+	struct slab_geometry g;
+	unsigned int n;
+
+	(void)state;
+	/* New slabs of 2 KiB objects, until one follows a page of no slab. */
+	for (n = 0; n < ARRAY_SIZE(obj) && !a; n++) {
+		obj[n] = kmalloc(2048, GFP_KERNEL);
+		assert_true(slab_geometry_of(obj[n], &g));
+		before = (char *)g.base - PAGE_SIZE;
+		if (!slab_geometry_of(before, &g) && virt_addr_valid(before))
+			a = obj[n];
+	}
+	assert_non_null(a);
+	track_now(a, 64);
+	track_now(before, (size_t)(a + 64 - before));
+	assert_non_null(strstr(host_log(), "overlaps a tracked one"));
+	memleak.enabled = true;
+	memleak_set_tracking(true);
+	host_log_clear();
+	assert_null(find(before, 0));
+	assert_maps(a, 64);
+	untrack(a);
+	while (n--)
+		kfree(obj[n]);
+}
+
 /* Large kmalloc blocks are whole pages of the arena: the tree, marked pages. */
 static void test_pages_in_tree(void **state)
 {
@@ -364,6 +398,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
 		cmocka_unit_test_teardown(test_marks, teardown),
 		cmocka_unit_test_teardown(test_simple_blocks, teardown),
+		cmocka_unit_test_teardown(test_tree_block_over_slab_object, teardown),
 		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
 		cmocka_unit_test_teardown(test_outside_ram, teardown),
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
