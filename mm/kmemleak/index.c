@@ -49,7 +49,7 @@
  *           does) and one reference turns it gray (min_count 1, not
  *           ignored): a word equal to the object's address is the
  *           block's first reference, gray without reading the block
- *           (memleak_index_find_unmarked()).
+ *           (memleak_index_scan_lookup()).
  *
  * Marks belong to one scan, its epoch (memleak_index_new_epoch()): an
  * array whose epoch is older has no valid marks, and is cleared the
@@ -221,7 +221,7 @@ static bool block_is_simple(const struct memleak_block *b,
 
 static struct memleak_block *find_in_slab(struct slab_slots *s,
 					  unsigned long addr, bool unmarked,
-					  bool *simple_start)
+					  bool *first_ref)
 {
 	unsigned int i = slot_number(s, addr);
 	struct memleak_block *b;
@@ -231,8 +231,11 @@ static struct memleak_block *find_in_slab(struct slab_slots *s,
 	if (unmarked && slot_marked(s, i))
 		return NULL;
 	b = slots_of(s)[i];
-	if (b && test_bit(i, simple_of(s)) && addr == object_start(s, i)) {
-		*simple_start = true;
+	if (unmarked && b && test_bit(i, simple_of(s)) &&
+	    addr == object_start(s, i)) {
+		/* The scan's first reference: gray, so marked now. */
+		set_slot_mark(s, i);
+		*first_ref = true;
 		return b;	/* not read: see struct slab_slots */
 	}
 	if (b && addr >= b->start && addr < block_end(b))
@@ -453,11 +456,11 @@ static void remove_from_tree(struct memleak_block *b)
 /* The interface                                                       */
 
 static struct memleak_block *find(unsigned long addr, bool unmarked,
-				  bool *simple_start)
+				  bool *first_ref)
 {
 	void *index;
 
-	*simple_start = false;
+	*first_ref = false;
 	if (!virt_addr_valid((void *)addr))
 		return find_in_tree(addr);
 	index = virt_to_page((void *)addr)->memleak_index;
@@ -465,20 +468,20 @@ static struct memleak_block *find(unsigned long addr, bool unmarked,
 		return NULL;
 	if (index == IN_TREE)
 		return find_in_tree(addr);
-	return find_in_slab(index, addr, unmarked, simple_start);
+	return find_in_slab(index, addr, unmarked, first_ref);
 }
 
 struct memleak_block *memleak_index_find(unsigned long addr)
 {
-	bool simple_start;
+	bool first_ref;
 
-	return find(addr, false, &simple_start);
+	return find(addr, false, &first_ref);
 }
 
-struct memleak_block *memleak_index_find_unmarked(unsigned long addr,
-						  bool *simple_start)
+struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
+						bool *first_ref)
 {
-	return find(addr, true, simple_start);
+	return find(addr, true, first_ref);
 }
 
 /* The slot array and slot of a slab block, or NULL. */
@@ -503,13 +506,6 @@ void memleak_index_mark(const struct memleak_block *b)
 
 	if (s)
 		set_slot_mark(s, i);
-}
-
-void memleak_index_mark_simple(unsigned long start)
-{
-	struct slab_slots *s = virt_to_page((void *)start)->memleak_index;
-
-	set_slot_mark(s, slot_number(s, start));
 }
 
 void memleak_index_update(const struct memleak_block *b)

@@ -272,19 +272,18 @@ void memleak_index_shrink(void);
 struct memleak_block *memleak_index_find(unsigned long addr);
 /*
  * For the scan (see struct slab_slots): the block at addr unless it is
- * marked (already found gray or black). *simple_start is set when addr
- * is the start of a simple block (one reference turns it gray), which
- * the index then returns without reading it. A block the scan finds
- * gray or black is marked (slab blocks only; others are never marked,
- * nor simple); marks last until the next epoch, which each scan starts
- * before it colours blocks white. After a change to a block's
- * min_count or flags, memleak_index_update() says whether it is simple.
+ * marked (already found gray or black). When addr is the start of a
+ * simple block (one reference turns it gray), the index marks it and
+ * sets *first_ref, and returns it without reading it: the caller makes
+ * it gray. A block the scan finds gray or black otherwise is marked with
+ * memleak_index_mark() (slab blocks only; others are never marked, nor
+ * simple); marks last until the next epoch, which each scan starts
+ * before it colours blocks white. After a change to a block's min_count
+ * or flags, memleak_index_update() says whether it is simple.
  */
-struct memleak_block *memleak_index_find_unmarked(unsigned long addr,
-						  bool *simple_start);
+struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
+						bool *first_ref);
 void memleak_index_mark(const struct memleak_block *b);
-/* The same for the block found simple at start, without reading it. */
-void memleak_index_mark_simple(unsigned long start);
 void memleak_index_update(const struct memleak_block *b);
 void memleak_index_new_epoch(void);
 int memleak_index_insert(struct memleak_block *b);

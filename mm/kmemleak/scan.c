@@ -115,7 +115,7 @@ static void gray_push(struct memleak_block *b)
 
 /*
  * b just turned gray: marked, so that the words that point to it later
- * are dismissed early (memleak_index_find_unmarked()), and queued.
+ * are dismissed early (memleak_index_scan_lookup()), and queued.
  */
 static void make_gray(struct memleak_block *b)
 {
@@ -181,53 +181,45 @@ static bool maybe_a_block(unsigned long value)
 }
 
 /*
- * The block a scanned word refers to, unless it is marked (already
- * found gray or black: nothing to count). A word refers to a block when
- * it is its start or one of its aliases: word-aligned addresses, so a
- * word with low bits set (a page-table entry: an address with flags)
- * refers to none. With interior=on, any address inside the block does.
- * *simple_start: value is the start of a simple block, not read yet.
+ * Counts the reference of a word that may refer to a block (it passed
+ * maybe_a_block()). A word refers to a block when it is its start or
+ * one of its aliases: word-aligned addresses, so a word with low bits
+ * set (a page-table entry: an address with flags) refers to none. With
+ * interior=on, any address inside the block does. A marked block
+ * (already gray or black) is not even looked at. The first reference to
+ * a simple block, the common case, turns it gray with a store to it,
+ * not a load: on a random heap the block is not in the cache, and the
+ * scan need not wait for it.
  */
-static struct memleak_block *block_referenced(unsigned long value,
-					      bool *simple_start)
+static void count_reference(unsigned long value)
 {
 	struct memleak_block *b;
+	bool first_ref;
 
-	*simple_start = false;
-	if (!maybe_a_block(value))
-		return NULL;
 	if (!memleak.interior && value % sizeof(long))
-		return NULL;
-	b = memleak_index_find_unmarked(value, simple_start);
-	if (b && (*simple_start || memleak.interior || block_has_key(b, value)))
-		return b;
-	return NULL;
+		return;
+	b = memleak_index_scan_lookup(value, &first_ref);
+	if (!b)
+		return;
+	if (first_ref) {
+		b->count = 1;	/* its min_count; marked by the lookup */
+		gray_push(b);
+		return;
+	}
+	if (!memleak.interior && !block_has_key(b, value))
+		return;
+	if (!block_is_white(b))
+		memleak_index_mark(b);	/* gray or black already */
+	else if (++b->count >= b->min_count)
+		make_gray(b);
 }
 
-/*
- * Counts the references in [start, end); memleak_lock held. The first
- * reference to an unmarked simple block, the common case, turns it gray
- * with a store to it, not a load: on a random heap the block is not in
- * the cache, and the scan need not wait for it.
- */
+/* Counts the references in [start, end); memleak_lock held. */
 static void scan_words(const unsigned long *start, const unsigned long *end)
 {
-	for (const unsigned long *p = start; p < end; p++) {
-		bool simple_start;
-		struct memleak_block *b = block_referenced(*p, &simple_start);
-
-		if (!b)
-			continue;
-		if (simple_start) {
-			b->count = 1;	/* its min_count */
-			memleak_index_mark_simple(*p);
-			gray_push(b);
-		} else if (!block_is_white(b)) {
-			memleak_index_mark(b);	/* gray or black already */
-		} else if (++b->count >= b->min_count) {
-			make_gray(b);
-		}
-	}
+	for (const unsigned long *p = start; p < end; p++)
+		if (maybe_a_block(*p))
+			count_reference(*p);
 }
 
 /*
@@ -291,21 +283,18 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 }
 
 /*
- * Prefetching in two stages, as the gray queue is in the order blocks
- * were found, which on a real heap is random: the metadata of the block
- * 2 * PREFETCH_AHEAD places ahead, and the memory of the one
- * PREFETCH_AHEAD ahead, whose metadata came in the same way earlier (so
- * reading its start does not wait for memory).
+ * The metadata of a block a few places ahead in the queue, and its
+ * memory, are fetched while the block before it is read: the gray queue
+ * is in the order blocks were found, which on a real heap is random.
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_block *far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
-	struct memleak_block *near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+	struct memleak_block *next = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
-	if (far)
-		__builtin_prefetch(far);
-	if (near)
-		__builtin_prefetch((const void *)READ_ONCE(near->start));
+	if (next) {
+		__builtin_prefetch(next);
+		__builtin_prefetch((const void *)READ_ONCE(next->start));
+	}
 }
 
 /* Scans gray blocks until none is left (scanning may add more). */

@@ -123,19 +123,23 @@ static void test_slab_object_overrun(void **state)
 	kfree(a);
 }
 
+/* The scan's lookup; it marks a simple block found at its start. */
 static struct memleak_block *find_unmarked(const void *p)
 {
-	bool simple_start;
+	bool first_ref;
 
-	return memleak_index_find_unmarked((unsigned long)p, &simple_start);
+	return memleak_index_scan_lookup((unsigned long)p, &first_ref);
 }
 
+/* Whether the scan would take p as a simple block's first reference. */
 static bool simple_at(const void *p)
 {
-	bool simple_start;
+	bool first_ref;
 
-	memleak_index_find_unmarked((unsigned long)p, &simple_start);
-	return simple_start;
+	memleak_index_new_epoch();	/* no marks */
+	memleak_index_scan_lookup((unsigned long)p, &first_ref);
+	memleak_index_new_epoch();	/* nor the one it set */
+	return first_ref;
 }
 
 /*
@@ -193,30 +197,32 @@ static void test_marks(void **state)
 {
 	char *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
 	char *big = kmalloc(256 * 1024, GFP_KERNEL);	/* pages: the tree */
-	struct memleak_block *ba;
+	struct memleak_block *ba, *bb;
 
 	(void)state;
 	track_now(a, 64);
-	track_now(b, 64);
+	memleak_alloc(b, 64, 2);	/* two references: not simple */
 	track_now(big, 3 * PAGE_SIZE);
 	memleak_index_new_epoch();
 	ba = find(a, 0);
+	bb = find(b, 0);
+	/* The scan's first reference to a simple block marks it. */
 	assert_ptr_equal(find_unmarked(a), ba);
-	memleak_index_mark(ba);
 	assert_null(find_unmarked(a));
 	assert_ptr_equal(find(a, 0), ba);
-	assert_ptr_equal(find_unmarked(b), find(b, 0));
+	/* Others are marked by the scan when it finds them gray. */
+	assert_ptr_equal(find_unmarked(b), bb);
+	assert_ptr_equal(find_unmarked(b), bb);
+	memleak_index_mark(bb);
+	assert_null(find_unmarked(b));
 	/* The next scan's epoch: nothing is marked. */
 	memleak_index_new_epoch();
-	assert_ptr_equal(find_unmarked(a), ba);
-	memleak_index_mark(ba);
-	memleak_index_mark(find(b, 0));
-	assert_null(find_unmarked(b));
+	assert_ptr_equal(find_unmarked(b), bb);
+	memleak_index_mark(bb);
 	/* Freed and tracked again in the same slot: a new block, unmarked. */
-	untrack(a);
-	track_now(a, 64);
-	assert_non_null(find_unmarked(a));
-	assert_null(find_unmarked(b));
+	untrack(b);
+	track_now(b, 64);
+	assert_non_null(find_unmarked(b));
 	memleak_index_mark(find(big, 0));
 	assert_ptr_equal(find_unmarked(big), find(big, 0));
 	untrack(a);
