@@ -1,7 +1,9 @@
 /*
  * The 'memleak' shell command: scans, lists the suspects (report.c),
  * dumps a block, clears reports, prints statistics and sets the
- * collector's switches. 'memleak help' lists the subcommands.
+ * collector's switches. 'memleak help' lists the subcommands. Linux's
+ * spellings of /sys/kernel/debug/kmemleak work too ("scan", "clear",
+ * "dump=ADDR", "scan=on|off|SECS", "stack=on|off").
  */
 #include <kernel/memleak.h>
 #include <kernel/cycles.h>
@@ -13,10 +15,19 @@
 #include <kernel/time.h>
 #include "internal.h"
 
+static unsigned long min_age_ms(void)
+{
+	return memleak.min_age_jiffies * 1000 / HZ;
+}
+
+/* Also what was left out: nothing is hidden silently. */
 static void print_summary(void)
 {
 	printk("memleak: %lu new suspected memory leaks (%lu total)\n",
 	       memleak.nr_new, memleak.nr_suspects);
+	if (memleak.nr_young)
+		printk("memleak: %lu blocks younger than %lu ms not reported "
+		       "(memleak age=MS)\n", memleak.nr_young, min_age_ms());
 }
 
 static int run_scan(void)
@@ -107,7 +118,7 @@ static int cmd_stats(void)
 	printk("stack scanning: %s, pointers: %s, minimum age: %lu ms\n",
 	       memleak.stack_scan ? "on" : "off",
 	       memleak.interior ? "any interior pointer" : "start or alias",
-	       memleak.min_age_jiffies * 1000 / HZ);
+	       min_age_ms());
 	return 0;
 }
 
@@ -133,6 +144,21 @@ static int cmd_off(void)
 	return 0;
 }
 
+/* The minimum age of a reported block, in ms (rounded up to a jiffy). */
+static int set_min_age(const char *value)
+{
+	unsigned long ms;
+
+	if (kstrtoul(value, 10, &ms) || ms > 24UL * 3600 * 1000) {
+		printk("memleak age: '%s' is not a number of milliseconds "
+		       "(0 .. 86400000)\n", value);
+		return 1;
+	}
+	memleak.min_age_jiffies = DIV_ROUND_UP(ms * HZ, 1000);
+	printk("memleak: minimum age %lu ms\n", min_age_ms());
+	return 0;
+}
+
 static int cmd_option(const char *arg)
 {
 	if (strncmp(arg, "stack=", 6) == 0)
@@ -142,14 +168,19 @@ static int cmd_option(const char *arg)
 				  &memleak.interior);
 	if (strncmp(arg, "scan=", 5) == 0)
 		return memleak_set_auto_scan(arg + 5);
+	if (strncmp(arg, "age=", 4) == 0)
+		return set_min_age(arg + 4);
+	if (strncmp(arg, "dump=", 5) == 0)
+		return cmd_dump(arg + 5);
 	return -EINVAL;
 }
 
 static int usage(void)
 {
-	printk("usage: memleak [scan | clear | dump ADDR | stats | off |\n"
+	printk("usage: memleak [scan | clear | dump ADDR | dump=ADDR | stats | "
+	       "off |\n"
 	       "               scan=on|off|SECS | stack=on|off | "
-	       "interior=on|off]\n");
+	       "interior=on|off | age=MS]\n");
 	return 1;
 }
 
@@ -169,8 +200,12 @@ static int run_subcommand(int argc, char **argv)
 		return cmd_stats();
 	if (strcmp(argv[1], "off") == 0)
 		return cmd_off();
-	if (strchr(argv[1], '=') && cmd_option(argv[1]) == 0)
-		return 0;
+	if (strchr(argv[1], '=')) {
+		int err = cmd_option(argv[1]);
+
+		if (err != -EINVAL)
+			return err ? 1 : 0;
+	}
 	return usage();
 }
 int memleak_command(int argc, char **argv)
@@ -182,6 +217,6 @@ int memleak_command(int argc, char **argv)
 	return ret;
 }
 SHELL_COMMAND("memleak", memleak_command,
-	      "memleak [scan|clear|dump ADDR|stats|off|scan=on|off|SECS|"
-	      "stack=on|off|interior=on|off]",
+	      "memleak [scan|clear|dump ADDR|dump=ADDR|stats|off|"
+	      "scan=on|off|SECS|stack=on|off|interior=on|off|age=MS]",
 	      "scan for memory leaks and list the suspected ones");

@@ -166,6 +166,8 @@ struct memleak_state {
 	unsigned long bytes_scanned;
 	unsigned long nr_suspects;
 	unsigned long nr_new;
+	/* white and confirmed, but younger than min_age: not reported yet */
+	unsigned long nr_young;
 	/*
 	 * Blocks freed after a scan had reported them: each one was either
 	 * a live block reported as a leak, or a leak its owner freed through

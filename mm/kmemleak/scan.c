@@ -684,13 +684,16 @@ static void find_suspects(unsigned long now)
 		drain_gray_list();
 	confirm_white_blocks(&white);
 	scan_lock(&flags);
-	memleak.nr_suspects = memleak.nr_new = 0;
+	memleak.nr_suspects = memleak.nr_new = memleak.nr_young = 0;
 	while ((b = memleak_queue_pop(&white))) {
 		/* A collector that disabled itself mid-scan reports nothing. */
 		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
-		    block_is_white(b) && old_enough(b, now) &&
-		    !(b->flags & MEMLEAK_CLEARED))
-			mark_suspect(b);
+		    block_is_white(b) && !(b->flags & MEMLEAK_CLEARED)) {
+			if (old_enough(b, now))
+				mark_suspect(b);
+			else
+				memleak.nr_young++;
+		}
 		/* The queue is the scan's own: a pause anywhere is safe. */
 		if (++n % WALK_BATCH == 0) {
 			scan_unlock(flags);

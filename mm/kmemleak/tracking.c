@@ -17,6 +17,8 @@
  * are never tracked (and never recurse).
  */
 #include <kernel/memleak.h>
+#include <kernel/bootinfo.h>
+#include <kernel/cmdline.h>
 #include <kernel/errno.h>
 #include <kernel/init.h>
 #include <kernel/mm.h>
@@ -256,6 +258,28 @@ unsigned long memleak_nr_free_pages(void)
 }
 
 /*
+ * memleak=off on the kernel command line: no tracking from the start
+ * (the blocks of the early log are dropped), and no metadata at all.
+ * memleak=on is the default. memleak_lock held.
+ */
+static bool turned_off_at_boot(void)
+{
+	char value[8];
+	int found = cmdline_get(boot_info.cmdline, "memleak", value,
+				sizeof(value));
+
+	if (found == 0 || (found > 0 && strcmp(value, "on") == 0))
+		return false;
+	if (found > 0 && strcmp(value, "off") == 0) {
+		memleak_disable("turned off on the command line (memleak=off)");
+		return true;
+	}
+	printk("memleak: the command line's memleak= is neither on nor off: "
+	       "ignored, the collector is on\n");
+	return false;
+}
+
+/*
  * Called by mm_init() once slab and kmalloc work: makes the caches and
  * the alias sets, then replays what the early log recorded.
  */
@@ -268,6 +292,11 @@ void __init memleak_init(void)
 	memleak_enter(&flags);
 	memleak.min_age_jiffies =
 		(unsigned long)CONFIG_DEBUG_MEMLEAK_MIN_AGE_MS * HZ / 1000;
+	if (turned_off_at_boot()) {
+		memleak.initialized = true;	/* the early log is done with */
+		memleak_leave(flags);
+		return;
+	}
 	if (create_caches() || memleak_traces_init() || memleak_index_init() ||
 	    memleak_queue_init()) {
 		memleak_disable("cannot create the metadata caches");

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The leak collector from the shell, on both arches: leaktest patterns,
 the report format, new/total counts, dump, clear, orphan freeing, the
-scan thread and bad arguments."""
+scan thread, the minimum age (what it leaves out is counted), Linux's
+spellings, bad arguments, and memleak=off|on on the command line."""
 import os
 import re
 import sys
@@ -86,6 +87,69 @@ def check_commands(tap, arch, k):
     k.command("leaktest clean")
 
 
+YOUNG = re.compile(r"^memleak: (\d+) blocks younger than (\d+) ms not reported", re.M)
+
+
+def check_age(tap, arch, k):
+    out = k.command("memleak age=60000")
+    tap.ok("memleak: minimum age 60000 ms" in out, "%s: memleak age=60000" % arch, out)
+    setup = k.command("leaktest")
+    expected = set(EXPECT.findall(setup))
+    out = k.command("memleak")
+    m = YOUNG.search(out)
+    tap.ok(summary(out) == (0, 0) and m and int(m.group(1)) == len(expected) == 6
+           and m.group(2) == "60000",
+           "%s: the 6 young orphans are counted as not reported, not listed" % arch, out)
+    out = k.command("memleak age=0")
+    tap.ok("memleak: minimum age 0 ms" in out, "%s: memleak age=0" % arch, out)
+    out = k.command("memleak")
+    tap.ok(set(REPORT.findall(out)) == expected and summary(out) == (6, 6)
+           and not YOUNG.search(out),
+           "%s: with age=0 they are reported at once, nothing left out" % arch, out)
+    addr = sorted(expected)[0][0]
+    out = k.command("memleak dump=" + addr[2:])
+    tap.ok("block %s-" % addr in out and "backtrace:" in out,
+           "%s: Linux's spelling memleak dump=ADDR" % arch, out)
+    for bad in ("age=soon", "age=-1", "age=99999999999"):
+        out = k.command("memleak " + bad)
+        tap.ok("is not a number of milliseconds" in out and "usage" not in out,
+               "%s: memleak %s is refused with a message" % (arch, bad), out)
+    out = k.command("memleak stats")
+    tap.ok("minimum age: 0 ms" in out, "%s: a refused age changes nothing" % arch, out)
+    k.command("memleak age=1000")
+    k.command("leaktest clean")
+
+
+def check_boot_option(tap, arch):
+    with Kernel(arch, append="test memleak=off") as k:
+        try:
+            k.expect(re.escape(PROMPT))
+            tap.ok("memleak: disabled: turned off on the command line (memleak=off)"
+                   in k.output, "%s: memleak=off turns the collector off at boot" % arch,
+                   k.output)
+            out = k.command("memleak")
+            tap.ok("the collector is disabled" in out,
+                   "%s: memleak=off: no scan" % arch, out)
+            out = k.command("memleak stats")
+            tap.ok("state:          disabled" in out and "blocks tracked: 0 " in out,
+                   "%s: memleak=off: nothing tracked" % arch, out)
+            k.send("poweroff\n")
+            k.wait(20)
+        except Timeout as e:
+            tap.ok(False, "%s: memleak=off session (%s)" % (arch, e), k.output)
+    with Kernel(arch, append="test memleak=maybe") as k:
+        try:
+            k.expect(re.escape(PROMPT))
+            tap.ok("memleak= is neither on nor off" in k.output
+                   and "memleak: tracking" in k.output,
+                   "%s: a bad memleak= is named, and the collector stays on" % arch,
+                   k.output)
+            k.send("poweroff\n")
+            k.wait(20)
+        except Timeout as e:
+            tap.ok(False, "%s: memleak=maybe session (%s)" % (arch, e), k.output)
+
+
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
@@ -95,10 +159,12 @@ def main():
                 check_seed(tap, arch, k)
                 check_list_and_clear(tap, arch, k)
                 check_commands(tap, arch, k)
+                check_age(tap, arch, k)
                 k.send("poweroff\n")
                 tap.ok(k.wait(20) == 0, "%s: powers off cleanly" % arch, k.output)
             except Timeout as e:
                 tap.ok(False, "%s: memleak session (%s)" % (arch, e), k.output)
+        check_boot_option(tap, arch)
     return tap.done()
 
 

@@ -220,9 +220,16 @@ def report_lines(b, cache=None):
 
 
 def summary_line():
+    """The shell's summary, with the count of blocks left out as young."""
     s = state()
-    return "memleak: %d new suspected memory leaks (%d total)" % (
+    line = "memleak: %d new suspected memory leaks (%d total)" % (
         ulong(s["nr_new"]), ulong(s["nr_suspects"]))
+    young = ulong(s["nr_young"])
+    if young:
+        min_age_ms = ulong(s["min_age_jiffies"]) * 1000 // source.hz()
+        line += "\nmemleak: %d blocks younger than %d ms not reported " \
+            "(memleak age=MS)" % (young, min_age_ms)
+    return line
 
 
 class MemleakScan(gdb.Command):
