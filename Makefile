@@ -1,11 +1,26 @@
 # Builds the kernel for one architecture out of tree into build/<arch>/,
 # the host library and unit tests into build/host/, and runs everything.
-#
-#   make [ARCH=i386|arm]     kernel.elf            make run [ARCH=..] [SMP=N]
-#   make iso                 GRUB ISO (i386)        make run-iso
-#   make test                every test (both arches, host)
-#   make bench | stress      benchmarks | the collector's full SMP stress
-#   make defconfig | olddefconfig | menuconfig     make clean
+# 'make help' prints the lines between the two double rules below: keep every
+# target there (tests/tools/make.t checks it).
+# ========================================================================
+#   make [ARCH=i386|arm]   kernel.elf, modules and boot archive (= all, kernel)
+#   make modules           only the modules and build/<arch>/initrd.cpio
+#   make run               boot in QEMU, console here: [ARCH=..] [SMP=N]
+#                          [MEM=256M] [APPEND='..'] [GDB=1: GDB stub open]
+#   make iso | run-iso     GRUB rescue ISO (i386) | boot it (input can be piped)
+#   make gdb [PORT=N]      QEMU halted, gdb-multiarch with the kleak commands
+#   make scenarios         the GDB leak scenarios of tests/gdb/ on ARCH:
+#                          [SCENARIOS="name .."] [J=N side by side]
+#   make test              every test (both arches, host), through prove
+#   make host-tests        the host unit tests (cmocka, ASan, UBSan)
+#   make boot-tests        the QEMU tests of tests/boot/ (both arches)
+#   make fuzz              build the libFuzzer targets (make test runs them)
+#   make bench             benchmarks: ratios and instruction counts
+#   make stress            the collector's full SMP stress (an hour or more)
+#   make defconfig | olddefconfig | menuconfig    configuration
+#   make setup | check-tools   install the tools (all | only missing ones)
+#   make clean | help
+# ========================================================================
 #
 # Per-directory object lists live in <dir>/build.mk ("obj-y += x.o").
 
@@ -27,7 +42,7 @@ KPYTHON := $(firstword $(foreach p,/usr/bin/python3 python3,\
 	$(if $(shell $(p) -c 'import kconfiglib' 2>/dev/null && echo y),$(p))) python3)
 
 .PHONY: all kernel modules iso run run-iso test host-tests boot-tests bench clean \
-	defconfig olddefconfig menuconfig setup check-tools help
+	defconfig olddefconfig menuconfig setup check-tools help fuzz
 
 all: kernel
 
@@ -337,6 +352,8 @@ scenarios: kernel
 
 # ---------------------------------------------------------------- tests
 BOOT_TESTS := $(sort $(wildcard tests/boot/*.t))
+# Checks of the tree itself: the Makefile's help, the README.
+TOOL_TESTS := $(sort $(wildcard tests/tools/*.t))
 
 # Both kernels, the ISO and the host tests first, then one prove run.
 test: check-tools
@@ -344,7 +361,13 @@ test: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory host-tests fuzz
 	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' -j2 --timer \
-		$(HOST_TESTS) $(FUZZ_TESTS) $(BOOT_TESTS)
+		$(HOST_TESTS) $(FUZZ_TESTS) $(BOOT_TESTS) $(TOOL_TESTS)
+
+# The QEMU tests alone (tests/boot/), on both kernels and the ISO.
+boot-tests: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
+	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
+	$(Q)prove --exec '' -j2 --timer $(BOOT_TESTS) $(TOOL_TESTS)
 
 # The collector's SMP stress at full size: 1,000,000 operations racing
 # background scans, on 2 and 4 CPUs of both arches (tests/boot/
@@ -369,4 +392,4 @@ clean:
 	rm -rf build
 
 help:
-	@sed -n '2,10p' Makefile | sed 's/^# \{0,1\}//'
+	@awk '/^# =+$$/ { n++; next } n == 1 { sub(/^# ?/, ""); print }' Makefile

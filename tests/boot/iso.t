@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
-"""Boots the i386 GRUB ISO: GRUB's menu, its command line, and a clean power-off."""
+"""Boots the i386 GRUB ISO: GRUB's menu, its command line, a clean
+power-off, and input piped to it (make run-iso) reaching the shell, not
+GRUB's menu."""
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
@@ -30,7 +33,25 @@ def main():
                    k.output)
         except Timeout as e:
             tap.ok(False, "GRUB boot (%s)" % e, k.output)
+    piped_input(tap)
     return tap.done()
+
+
+def piped_input(tap):
+    """printf '...' | make run-iso: every line reaches the shell."""
+    try:
+        run = subprocess.run([os.path.join(ROOT, "tools", "run"), "--arch", "i386",
+                              "--iso", ISO], input=b"cmdline\necho piped-ok\npoweroff\n",
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             timeout=120)
+        out = run.stdout.decode(errors="replace")
+        status = run.returncode
+    except subprocess.TimeoutExpired as e:
+        out, status = (e.output or b"").decode(errors="replace"), "timeout"
+    tap.ok("loader=grub" in out and "\npiped-ok" in out.replace("\r", "")
+           and "powering off" in out and status == 0,
+           "input piped to the ISO boot reaches the shell (status %s)" % status,
+           out[-2000:])
 
 
 if __name__ == "__main__":
