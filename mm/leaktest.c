@@ -315,6 +315,25 @@ static void unhook_not_pointers(void)
 	lt_noscan_word = 0;
 }
 
+/*
+ * A block whose only reference is a word-aligned pointer into its middle
+ * that is no alias: reported, as "possibly lost".
+ */
+static volatile unsigned long lt_interior_word;
+
+static void setup_interior_only(void)
+{
+	char *p = lt_kmalloc(64, true);
+
+	if (p)
+		lt_interior_word = (unsigned long)(p + 24);
+}
+
+static void unhook_interior_only(void)
+{
+	lt_interior_word = 0;
+}
+
 /* Three orphans pointing at each other in a ring. */
 static void setup_cycle(void)
 {
@@ -465,6 +484,8 @@ const struct leaktest_scenario leaktest_scenarios[] = {
 	  setup_inside_orphan, NULL, NULL },
 	{ "cycle", "three orphans pointing at each other",
 	  setup_cycle, NULL, NULL },
+	{ "interior-only", "only a pointer into the middle of a block (possibly lost)",
+	  setup_interior_only, unhook_interior_only, NULL },
 	{ "freed-after-report", "an orphan freed after it was reported",
 	  setup_freed_after_report, NULL, NULL },
 	{ "changing", "a white block whose contents change between scans",

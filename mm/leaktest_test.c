@@ -135,6 +135,7 @@ SCENARIO_CASE(test_ignore, "ignore")
 SCENARIO_CASE(test_scan_area, "scan-area")
 SCENARIO_CASE(test_inside_orphan, "inside-orphan")
 SCENARIO_CASE(test_cycle, "cycle")
+SCENARIO_CASE(test_interior_only, "interior-only")
 SCENARIO_CASE(test_changing, "changing")
 SCENARIO_CASE(test_not_pointers, "not-pointers")
 
@@ -223,7 +224,7 @@ static void test_freed_after_report(struct ktest *t)
 /* Every scenario above is also in the table, and the other way round. */
 static void test_scenario_table(struct ktest *t)
 {
-	KEXPECT_EQ(t, leaktest_nr_scenarios, 17);
+	KEXPECT_EQ(t, leaktest_nr_scenarios, 18);
 	KEXPECT(t, leaktest_find("nosuch") == NULL);
 }
 
@@ -240,6 +241,7 @@ static const struct ktest_case leaktest_cases[] = {
 	KTEST_CASE(test_scan_area),
 	KTEST_CASE(test_inside_orphan),
 	KTEST_CASE(test_cycle),
+	KTEST_CASE(test_interior_only),
 	KTEST_CASE(test_changing),
 	KTEST_CASE(test_not_pointers),
 	KTEST_CASE(test_stack_scan_on),

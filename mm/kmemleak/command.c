@@ -20,11 +20,36 @@ static unsigned long min_age_ms(void)
 	return memleak.min_age_jiffies * 1000 / HZ;
 }
 
+static const char *plural(unsigned long n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* Valgrind's LEAK SUMMARY in one line, then the digest by site. */
+static void print_tiers(void)
+{
+	unsigned long *n = memleak.tier_blocks, *bytes = memleak.tier_bytes;
+
+	if (!memleak.nr_suspects)
+		return;
+	printk("memleak: leak summary: direct %lu block%s (%lu bytes), "
+	       "indirect %lu block%s (%lu bytes), possibly lost %lu block%s "
+	       "(%lu bytes)\n",
+	       n[MEMLEAK_DIRECT_LEAK], plural(n[MEMLEAK_DIRECT_LEAK]),
+	       bytes[MEMLEAK_DIRECT_LEAK],
+	       n[MEMLEAK_INDIRECT_LEAK], plural(n[MEMLEAK_INDIRECT_LEAK]),
+	       bytes[MEMLEAK_INDIRECT_LEAK],
+	       n[MEMLEAK_POSSIBLY_LOST], plural(n[MEMLEAK_POSSIBLY_LOST]),
+	       bytes[MEMLEAK_POSSIBLY_LOST]);
+	memleak_print_digest();
+}
+
 /* Also what was left out: nothing is hidden silently. */
 static void print_summary(void)
 {
 	printk("memleak: %lu new suspected memory leaks (%lu total)\n",
 	       memleak.nr_new, memleak.nr_suspects);
+	print_tiers();
 	if (memleak.nr_young)
 		printk("memleak: %lu blocks younger than %lu ms not reported "
 		       "(memleak age=MS)\n", memleak.nr_young, min_age_ms());
@@ -39,12 +64,24 @@ static int run_scan(void)
 	return err;
 }
 
-static int cmd_list(void)
+/* 'memleak': every suspect, the summary by tier and the digest by site. */
+static int cmd_report(void)
 {
 	if (run_scan())
 		return 1;
 	memleak_print_suspects();
 	print_summary();
+	return 0;
+}
+
+/* 'memleak list': only the per-block list, as Linux's debugfs file. */
+static int cmd_list(void)
+{
+	if (run_scan())
+		return 1;
+	memleak_print_suspects();
+	printk("memleak: %lu new suspected memory leaks (%lu total)\n",
+	       memleak.nr_new, memleak.nr_suspects);
 	return 0;
 }
 
@@ -177,8 +214,8 @@ static int cmd_option(const char *arg)
 
 static int usage(void)
 {
-	printk("usage: memleak [scan | clear | dump ADDR | dump=ADDR | stats | "
-	       "off |\n"
+	printk("usage: memleak [scan | list | clear | dump ADDR | dump=ADDR | "
+	       "stats | off |\n"
 	       "               scan=on|off|SECS | stack=on|off | "
 	       "interior=on|off | age=MS]\n");
 	return 1;
@@ -187,13 +224,15 @@ static int usage(void)
 static int run_subcommand(int argc, char **argv)
 {
 	if (argc == 1)
-		return cmd_list();
+		return cmd_report();
 	if (argc == 3 && strcmp(argv[1], "dump") == 0)
 		return cmd_dump(argv[2]);
 	if (argc != 2)
 		return usage();
 	if (strcmp(argv[1], "scan") == 0)
 		return cmd_scan();
+	if (strcmp(argv[1], "list") == 0)
+		return cmd_list();
 	if (strcmp(argv[1], "clear") == 0)
 		return cmd_clear();
 	if (strcmp(argv[1], "stats") == 0)
@@ -217,6 +256,6 @@ int memleak_command(int argc, char **argv)
 	return ret;
 }
 SHELL_COMMAND("memleak", memleak_command,
-	      "memleak [scan|clear|dump ADDR|dump=ADDR|stats|off|"
+	      "memleak [scan|list|clear|dump ADDR|dump=ADDR|stats|off|"
 	      "scan=on|off|SECS|stack=on|off|interior=on|off|age=MS]",
 	      "scan for memory leaks and list the suspected ones");

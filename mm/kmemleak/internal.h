@@ -11,6 +11,7 @@
  *   log.c         the hooks' fast path: per-CPU logs of recent allocations
  *   queue.c       the scan's queues of blocks
  *   scan.c        the scan, and its confirmation with the world stopped
+ *   classify.c    suspects sorted: direct, indirect, possibly lost
  *   roots.c       the kernel's roots; stopping the other CPUs
  *   report.c      printing blocks and suspects
  *   command.c     the 'memleak' shell command
@@ -73,6 +74,18 @@ struct memleak_alias_set {
 #define MEMLEAK_CURSOR (1 << 6)		/* a list walk's place holder, no block */
 #define MEMLEAK_NEW (1 << 7)		/* allocated during the running scan */
 #define MEMLEAK_CONFIRMED (1 << 8)	/* white with the world stopped */
+/* The last scan's verdict on a suspect (classify.c) */
+#define MEMLEAK_INDIRECT (1 << 9)	/* another suspect points to it */
+#define MEMLEAK_INTERIOR_REF (1 << 10)	/* reachable memory points inside it */
+#define MEMLEAK_COVERED (1 << 11)	/* reached from a direct suspect */
+
+/* What a suspect is, as LeakSanitizer and Valgrind name it. */
+enum memleak_tier {
+	MEMLEAK_DIRECT_LEAK,
+	MEMLEAK_INDIRECT_LEAK,
+	MEMLEAK_POSSIBLY_LOST,
+	MEMLEAK_NR_TIERS
+};
 
 /*
  * One tracked block: 52 bytes on our 32-bit targets (see docs/memleak.md).
@@ -168,6 +181,9 @@ struct memleak_state {
 	unsigned long nr_new;
 	/* white and confirmed, but younger than min_age: not reported yet */
 	unsigned long nr_young;
+	/* the suspects of the last scan by tier (classify.c) */
+	unsigned long tier_blocks[MEMLEAK_NR_TIERS];
+	unsigned long tier_bytes[MEMLEAK_NR_TIERS];
 	/*
 	 * Blocks freed after a scan had reported them: each one was either
 	 * a live block reported as a leak, or a leak its owner freed through
@@ -316,6 +332,15 @@ void memleak_flush_logs(void);
 /* At memleak_init(), before tracking starts. */
 void memleak_init_logs(void);
 
+/*
+ * classify.c: sets MEMLEAK_INDIRECT on the suspects of the queue that
+ * are not direct leaks, and counts the tiers; the collector pinned, no
+ * lock held.
+ */
+struct memleak_queue;
+void memleak_classify_suspects(struct memleak_queue *suspects);
+enum memleak_tier memleak_block_tier(const struct memleak_block *b);
+
 /* scan.c */
 int memleak_scan(void);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
@@ -383,6 +408,11 @@ unsigned long memleak_clear_reports(void);
 void memleak_print_block(const struct memleak_block *b);
 /* Every suspect of the last scan still allocated; returns how many. */
 unsigned long memleak_print_suspects(void);
+/*
+ * One line per allocation site and tier of the last scan's suspects,
+ * the most bytes first.
+ */
+void memleak_print_digest(void);
 /* Everything known about b, colour and flags too; memleak_lock held. */
 void memleak_dump_block(const struct memleak_block *b);
 

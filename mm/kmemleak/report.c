@@ -17,6 +17,7 @@
 #include <kernel/memleak.h>
 #include <kernel/cycles.h>
 #include <kernel/errno.h>
+#include <kernel/kallsyms.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
@@ -152,6 +153,104 @@ unsigned long memleak_print_suspects(void)
 	memleak_unpin();
 	memleak_leave(flags);
 	return printed;
+}
+
+/* ------------------------------------------------------------------ */
+/* The digest: one line per allocation site and tier, largest first     */
+
+#define DIGEST_SITES 32
+
+/* Frames of the allocators themselves, skipped to find the caller. */
+static const char *const allocator_frames[] = {
+	"kmalloc", "kzalloc", "kcalloc", "krealloc", "kmem_cache_alloc",
+	"kmem_cache_zalloc", "vmalloc", "vzalloc", "vmalloc_caller",
+};
+
+struct digest_site {
+	unsigned long pc;		/* the allocator's caller; 0: other sites */
+	enum memleak_tier tier;
+	unsigned long blocks, bytes;
+};
+
+struct digest {
+	struct digest_site site[DIGEST_SITES + 1];	/* the last: the rest */
+	unsigned int nr;
+};
+
+static bool in_allocator(unsigned long pc)
+{
+	const char *name = kallsyms_lookup(pc, NULL, NULL);
+
+	for (unsigned int i = 0; name && i < ARRAY_SIZE(allocator_frames); i++)
+		if (strcmp(name, allocator_frames[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The first frame of t outside the allocators: where the leak was made. */
+static unsigned long allocation_site(const struct memleak_trace *t)
+{
+	for (unsigned int i = 0; i < t->nr_entries; i++)
+		if (!in_allocator(t->entries[i]))
+			return t->entries[i];
+	return t->nr_entries ? t->entries[t->nr_entries - 1] : 0;
+}
+
+static void add_to_digest(struct memleak_block *b, void *ctx)
+{
+	struct digest *d = ctx;
+	enum memleak_tier tier = memleak_block_tier(b);
+	unsigned long pc;
+	unsigned int i;
+
+	if (!(b->flags & MEMLEAK_SUSPECT) || !(b->flags & MEMLEAK_ALLOCATED))
+		return;
+	pc = allocation_site(b->trace);
+	for (i = 0; i < d->nr; i++)
+		if (d->site[i].pc == pc && d->site[i].tier == tier)
+			break;
+	if (i == d->nr && d->nr < DIGEST_SITES)
+		d->site[d->nr++] = (struct digest_site){ .pc = pc, .tier = tier };
+	if (i == DIGEST_SITES)
+		d->site[i].tier = tier;	/* the rest: counted, not named */
+	d->site[i].blocks++;
+	d->site[i].bytes += b->size;
+}
+
+static const char *const tier_names[MEMLEAK_NR_TIERS][2] = {
+	[MEMLEAK_DIRECT_LEAK] = { "direct leak", "direct leaks" },
+	[MEMLEAK_INDIRECT_LEAK] = { "indirect leak", "indirect leaks" },
+	[MEMLEAK_POSSIBLY_LOST] = { "possibly lost block", "possibly lost blocks" },
+};
+
+static void print_site(const struct digest_site *s)
+{
+	printk("memleak: %lu %s, %lu bytes, from ", s->blocks,
+	       tier_names[s->tier][s->blocks != 1], s->bytes);
+	if (s->pc)
+		printk("%pS\n", (void *)s->pc);
+	else
+		printk("other places\n");
+}
+
+void memleak_print_digest(void)
+{
+	struct digest d = { .nr = 0 };
+	unsigned int i, j;
+
+	memleak_walk_blocks(add_to_digest, &d);
+	/* Largest first (a handful of sites: insertion sort). */
+	for (i = 1; i < d.nr; i++) {
+		struct digest_site s = d.site[i];
+
+		for (j = i; j > 0 && d.site[j - 1].bytes < s.bytes; j--)
+			d.site[j] = d.site[j - 1];
+		d.site[j] = s;
+	}
+	for (i = 0; i < d.nr; i++)
+		print_site(&d.site[i]);
+	if (d.site[DIGEST_SITES].blocks)
+		print_site(&d.site[DIGEST_SITES]);
 }
 
 static void clear_if_reported(struct memleak_block *b, void *ctx)

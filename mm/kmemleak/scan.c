@@ -16,7 +16,8 @@
  *      probably in use: they are made gray and rescanned, not reported;
  *   5. the blocks still white are checked once more with the world
  *      stopped (confirm_white_blocks()), and those still white then (and
- *      old enough) are the suspected leaks.
+ *      old enough) are the suspected leaks, sorted into direct, indirect
+ *      and possibly lost ones (classify.c).
  *
  * Steps 1-4 run while the other CPUs go on, so they can miss a pointer:
  * one in a register or on a stack while its owner moves it, one stored
@@ -206,8 +207,12 @@ static void count_reference(unsigned long value)
 		gray_push(b);
 		return;
 	}
-	if (!memleak.interior && !block_has_key(b, value))
+	if (!memleak.interior && !block_has_key(b, value)) {
+		/* Not a reference; "possibly lost" if it stays white. */
+		if (block_is_white(b))
+			b->flags |= MEMLEAK_INTERIOR_REF;
 		return;
+	}
 	if (!block_is_white(b))
 		memleak_index_mark(b);	/* gray or black already */
 	else if (++b->count >= b->min_count)
@@ -368,7 +373,8 @@ static void reset_color(struct memleak_block *b, void *ctx)
 {
 	(void)ctx;
 	b->count = 0;
-	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW);
+	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW | MEMLEAK_INDIRECT |
+		      MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED);
 	if (block_is_gray(b))
 		make_gray(b);
 }
@@ -649,9 +655,11 @@ static bool old_enough(const struct memleak_block *b, unsigned long now)
 }
 
 /* A suspected leak; "new" the first time a scan finds it. */
-static void mark_suspect(struct memleak_block *b)
+static void mark_suspect(struct memleak_block *b, struct memleak_queue *suspects)
 {
 	b->flags |= MEMLEAK_SUSPECT;
+	if (!memleak_queue_push(suspects, b))
+		memleak_disable("out of memory for the list of suspects");
 	memleak.nr_suspects++;
 	if (!(b->flags & MEMLEAK_REPORTED)) {
 		b->flags |= MEMLEAK_REPORTED;
@@ -666,6 +674,7 @@ static void mark_suspect(struct memleak_block *b)
 static void find_suspects(unsigned long now)
 {
 	struct memleak_queue white = { NULL, NULL, 0 };
+	struct memleak_queue suspects = { NULL, NULL, 0 };
 	struct memleak_queue_chunk *chunk;
 	struct memleak_block *b;
 	unsigned long flags, n = 0;
@@ -690,7 +699,7 @@ static void find_suspects(unsigned long now)
 		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
 		    block_is_white(b) && !(b->flags & MEMLEAK_CLEARED)) {
 			if (old_enough(b, now))
-				mark_suspect(b);
+				mark_suspect(b, &suspects);
 			else
 				memleak.nr_young++;
 		}
@@ -700,6 +709,10 @@ static void find_suspects(unsigned long now)
 			scan_lock(&flags);
 		}
 	}
+	scan_unlock(flags);
+	memleak_classify_suspects(&suspects);
+	scan_lock(&flags);
+	memleak_queue_empty(&suspects);
 	scan_unlock(flags);
 }
 

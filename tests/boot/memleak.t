@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The leak collector from the shell, on both arches: leaktest patterns,
 the report format, new/total counts, dump, clear, orphan freeing, the
-scan thread, the minimum age (what it leaves out is counted), Linux's
+scan thread, the minimum age (what it leaves out is counted), the
+suspects' tiers (direct, indirect, possibly lost) and the digest by
+allocation site, 'memleak list', Linux's
 spellings, bad arguments, and memleak=off|on on the command line."""
 import os
 import re
@@ -87,6 +89,56 @@ def check_commands(tap, arch, k):
     k.command("leaktest clean")
 
 
+TIERS = re.compile(r"^memleak: leak summary: direct (\d+) blocks? \((\d+) bytes\), "
+                   r"indirect (\d+) blocks? \((\d+) bytes\), possibly lost (\d+) "
+                   r"blocks? \((\d+) bytes\)$", re.M)
+SITE = re.compile(r"^memleak: (\d+) (direct leaks?|indirect leaks?|possibly lost blocks?), "
+                  r"(\d+) bytes, from (\S+)", re.M)
+
+# scenario: (direct, indirect, possibly lost), as LSan/Valgrind would say
+TIER_CASES = {
+    "orphans": (6, 0, 0),
+    "inside-orphan": (1, 1, 0),
+    "cycle": (1, 2, 0),
+    "list-orphaned": (1, 9, 0),
+    "interior-only": (0, 0, 1),
+}
+
+
+def check_tiers(tap, arch, k):
+    k.command("memleak age=0")
+    for name, want in TIER_CASES.items():
+        k.command("leaktest " + name)
+        out = k.command("memleak")
+        m = TIERS.search(out)
+        got = (int(m.group(1)), int(m.group(3)), int(m.group(5))) if m else None
+        sizes = sum(int(s) for s in re.findall(r"^unreferenced object 0x[0-9a-f]{8} "
+                                               r"\(size (\d+)\):$", out, re.M))
+        tap.ok(got == want and m and sizes == sum(int(m.group(i)) for i in (2, 4, 6)),
+               "%s: %s: direct, indirect, possibly lost = %s, bytes add up" % (arch, name, want),
+               out)
+        sites = SITE.findall(out)
+        per_tier = [sum(int(n) for n, t, _, _ in sites if t.startswith(w))
+                    for w in ("direct", "indirect", "possibly")]
+        tap.ok(tuple(per_tier) == want and all(not s.startswith(("kmalloc+", "vmalloc"))
+                                               for _, _, _, s in sites),
+               "%s: %s: the digest's sites add up, none in the allocators" % (arch, name),
+               out)
+        k.command("leaktest clean")
+    k.command("leaktest orphans")
+    out = k.command("memleak list")
+    tap.ok(len(REPORT.findall(out)) == 6 and not TIERS.search(out) and summary(out) == (6, 6),
+           "%s: memleak list: the per-block list alone" % arch, out)
+    out = k.command("memleak")
+    sites = SITE.findall(out)
+    tap.ok(any(s.startswith("setup_orphans+") for _, _, _, s in sites)
+           and [int(b) for _, _, b, _ in sites] == sorted([int(b) for _, _, b, _ in sites],
+                                                          reverse=True),
+           "%s: digest names setup_orphans, largest first" % arch, out)
+    k.command("leaktest clean")
+    k.command("memleak age=1000")
+
+
 YOUNG = re.compile(r"^memleak: (\d+) blocks younger than (\d+) ms not reported", re.M)
 
 
@@ -160,6 +212,7 @@ def main():
                 check_list_and_clear(tap, arch, k)
                 check_commands(tap, arch, k)
                 check_age(tap, arch, k)
+                check_tiers(tap, arch, k)
                 k.send("poweroff\n")
                 tap.ok(k.wait(20) == 0, "%s: powers off cleanly" % arch, k.output)
             except Timeout as e:

@@ -224,6 +224,12 @@ def summary_line():
     s = state()
     line = "memleak: %d new suspected memory leaks (%d total)" % (
         ulong(s["nr_new"]), ulong(s["nr_suspects"]))
+    if ulong(s["nr_suspects"]):
+        n = [ulong(s["tier_blocks"][i]) for i in range(3)]
+        b = [ulong(s["tier_bytes"][i]) for i in range(3)]
+        line += "\nmemleak: leak summary: " + ", ".join(
+            "%s %d block%s (%d bytes)" % (name, n[i], "" if n[i] == 1 else "s", b[i])
+            for i, name in enumerate(("direct", "indirect", "possibly lost")))
     young = ulong(s["nr_young"])
     if young:
         min_age_ms = ulong(s["min_age_jiffies"]) * 1000 // source.hz()

@@ -1,0 +1,166 @@
+/*
+ * Sorting a scan's suspects into the tiers LeakSanitizer and Valgrind
+ * users know, so that a report says where a leak starts:
+ *
+ *   possibly lost  reachable memory points inside the block, but not at
+ *                  its start nor an alias (the scan sets
+ *                  MEMLEAK_INTERIOR_REF): maybe a leak, maybe a pointer
+ *                  the collector was not told about;
+ *   indirect       only other suspects point to it: it goes away when
+ *                  the direct leak that holds it is fixed;
+ *   direct         nothing points to it: the leak to fix.
+ *
+ * A ring of suspects with no way in (a leaked circular list) would be
+ * all indirect. As Valgrind does with such a "clique", the first of them
+ * in the list of suspects is taken as its leader, direct, and the rest
+ * are indirect from it.
+ *
+ *   suspects ──▶ 1. each one's words: a suspect pointed to by another
+ *                   one is INDIRECT
+ *                2. from every direct one, walk the suspects it points
+ *                   to (COVERED)
+ *                3. an INDIRECT one still not covered leads a ring:
+ *                   direct, walk from it; repeat
+ *
+ * Runs at the end of memleak_scan(), the collector pinned (the queue's
+ * blocks stay valid); each block is read with memleak_lock held for at
+ * most CLASSIFY_BUDGET words at a time, and a block freed meanwhile (no
+ * longer MEMLEAK_ALLOCATED) is dropped.
+ */
+#include <kernel/memleak.h>
+#include <kernel/kernel.h>
+#include <kernel/string.h>
+#include "internal.h"
+
+#define CLASSIFY_BUDGET 1024
+
+static bool is_suspect(const struct memleak_block *b)
+{
+	return (b->flags & (MEMLEAK_SUSPECT | MEMLEAK_ALLOCATED)) ==
+	       (MEMLEAK_SUSPECT | MEMLEAK_ALLOCATED);
+}
+
+/*
+ * Calls visit(target, ctx) for every other suspect that a word of s
+ * refers to (its start or an alias). Takes and drops memleak_lock.
+ */
+static void for_each_suspect_referenced(struct memleak_block *s,
+					void (*visit)(struct memleak_block *t,
+						      void *ctx),
+					void *ctx)
+{
+	unsigned long offset = 0, flags;
+
+	for (;;) {
+		const unsigned long *p, *end;
+
+		memleak_enter(&flags);
+		if (!is_suspect(s) || offset + sizeof(long) > s->size) {
+			memleak_leave(flags);
+			return;
+		}
+		p = (const unsigned long *)(s->start + offset);
+		end = p + min((s->size - offset) / sizeof(long),
+			      (size_t)CLASSIFY_BUDGET);
+		for (; p < end; p++) {
+			struct memleak_block *t = memleak_lookup_block(*p);
+
+			if (t && t != s && is_suspect(t))
+				visit(t, ctx);
+		}
+		offset = (unsigned long)p - s->start;
+		memleak_leave(flags);
+	}
+}
+
+static void mark_indirect(struct memleak_block *t, void *ctx)
+{
+	(void)ctx;
+	t->flags |= MEMLEAK_INDIRECT;
+}
+
+/* Queues t the first time a walk reaches it. memleak_lock held. */
+static void cover(struct memleak_block *t, void *ctx)
+{
+	if (t->flags & MEMLEAK_COVERED)
+		return;
+	t->flags |= MEMLEAK_COVERED;
+	if (!memleak_queue_push(ctx, t))
+		memleak_disable("out of memory for classifying suspects");
+}
+
+/* Everything reachable from root through suspects is covered. */
+static void walk_from(struct memleak_block *root)
+{
+	struct memleak_queue todo = { NULL, NULL, 0 };
+	struct memleak_block *b;
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	cover(root, &todo);
+	memleak_leave(flags);
+	for (;;) {
+		memleak_enter(&flags);
+		b = memleak_queue_pop(&todo);
+		memleak_leave(flags);
+		if (!b)
+			return;
+		for_each_suspect_referenced(b, cover, &todo);
+	}
+}
+
+enum memleak_tier memleak_block_tier(const struct memleak_block *b)
+{
+	if (b->flags & MEMLEAK_INTERIOR_REF)
+		return MEMLEAK_POSSIBLY_LOST;
+	if (b->flags & MEMLEAK_INDIRECT)
+		return MEMLEAK_INDIRECT_LEAK;
+	return MEMLEAK_DIRECT_LEAK;
+}
+
+static void count_tiers(struct memleak_queue *suspects)
+{
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned long flags;
+	unsigned int i;
+
+	memleak_enter(&flags);
+	memset(memleak.tier_blocks, 0, sizeof(memleak.tier_blocks));
+	memset(memleak.tier_bytes, 0, sizeof(memleak.tier_bytes));
+	memleak_queue_for_each(suspects, chunk, i, b) {
+		if (!is_suspect(b))
+			continue;
+		memleak.tier_blocks[memleak_block_tier(b)]++;
+		memleak.tier_bytes[memleak_block_tier(b)] += b->size;
+	}
+	memleak_leave(flags);
+}
+
+void memleak_classify_suspects(struct memleak_queue *suspects)
+{
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned int i;
+
+	/* The queue is only read here, and its blocks are pinned. */
+	memleak_queue_for_each(suspects, chunk, i, b)
+		for_each_suspect_referenced(b, mark_indirect, NULL);
+	memleak_queue_for_each(suspects, chunk, i, b)
+		if (!(READ_ONCE(b->flags) & MEMLEAK_INDIRECT))
+			walk_from(b);
+	/* Rings with no way in: their first member leads them. */
+	memleak_queue_for_each(suspects, chunk, i, b) {
+		unsigned long flags;
+		bool leader;
+
+		memleak_enter(&flags);
+		leader = is_suspect(b) && !(b->flags & MEMLEAK_COVERED);
+		if (leader)
+			b->flags &= ~MEMLEAK_INDIRECT;
+		memleak_leave(flags);
+		if (leader)
+			walk_from(b);
+	}
+	count_tiers(suspects);
+}
