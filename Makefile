@@ -292,7 +292,10 @@ $(BENCH_BUILD)/bench/%: $(BENCH_BUILD)/tests/bench/%.o $(BENCH_BUILD)/libkhost.a
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(BENCH_LDFLAGS) -o $@ $< $(BENCH_BUILD)/libkhost.a
 
--include $(BENCH_LIB_OBJS:.o=.d)
+# The programs' own objects depend on headers too (ours.c reads the
+# collector's internal.h: a stale object would read the wrong fields).
+-include $(BENCH_LIB_OBJS:.o=.d) $(BENCH_BUILD)/tests/bench/peers/ours.d \
+	$(patsubst %.c,$(BENCH_BUILD)/%.d,$(BENCH_SRCS))
 
 # The leak checks tests/bench/memleak-peers.sh compares, each its own
 # program on the graph of tests/bench/peers/graph.h: ours (the collector
@@ -327,7 +330,7 @@ bench: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS) $(PEER_BINS)
 	$(Q)for p in $(PEER_TOOLS); do \
-		$(MAKE) --no-print-directory $(PEERS)/$$p 2>/dev/null || \
+		$(MAKE) --no-print-directory -s $(PEERS)/$$p >/dev/null 2>&1 || \
 			echo "  SKIP    $$p: its tool is not installed (tools/setup)"; \
 	done
 	$(Q)tests/bench/run

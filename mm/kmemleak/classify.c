@@ -17,8 +17,9 @@
  *
  *   suspects ──▶ 1. each one's words: a suspect pointed to by another
  *                   one is INDIRECT
- *                2. from every direct one, walk the suspects it points
- *                   to (COVERED)
+ *                2. if any is INDIRECT: from every direct one, walk the
+ *                   suspects it points to (COVERED), reading again only
+ *                   those that point to suspects (REFERS_TO_SUSPECTS)
  *                3. an INDIRECT one still not covered leads a ring:
  *                   direct, walk from it; repeat
  *
@@ -63,7 +64,11 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 		end = p + min((s->size - offset) / sizeof(long),
 			      (size_t)CLASSIFY_BUDGET);
 		for (; p < end; p++) {
-			struct memleak_block *t = memleak_lookup_block(*p);
+			struct memleak_block *t;
+
+			if (!memleak_in_bounds(*p))
+				continue;
+			t = memleak_lookup_block(*p);
 
 			if (t && t != s && is_suspect(t))
 				visit(t, ctx);
@@ -73,40 +78,86 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 	}
 }
 
+struct edge_count {
+	struct memleak_block *from;
+	unsigned long nr_indirect;
+};
+
 static void mark_indirect(struct memleak_block *t, void *ctx)
 {
-	(void)ctx;
+	struct edge_count *e = ctx;
+
+	e->from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
+	if (!(t->flags & MEMLEAK_INDIRECT))
+		e->nr_indirect++;
 	t->flags |= MEMLEAK_INDIRECT;
 }
 
-/* Queues t the first time a walk reaches it. memleak_lock held. */
+/*
+ * Covers t the first time a walk reaches it, and queues it to be read
+ * when it points to suspects itself (most do not: no second read).
+ * memleak_lock held.
+ */
 static void cover(struct memleak_block *t, void *ctx)
 {
 	if (t->flags & MEMLEAK_COVERED)
 		return;
 	t->flags |= MEMLEAK_COVERED;
-	if (!memleak_queue_push(ctx, t))
+	if ((t->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
+	    !memleak_queue_push(ctx, t))
 		memleak_disable("out of memory for classifying suspects");
 }
 
-/* Everything reachable from root through suspects is covered. */
-static void walk_from(struct memleak_block *root)
+/* Covers every suspect reachable from those queued in todo. */
+static void walk(struct memleak_queue *todo)
 {
-	struct memleak_queue todo = { NULL, NULL, 0 };
 	struct memleak_block *b;
 	unsigned long flags;
 
-	memleak_enter(&flags);
-	cover(root, &todo);
-	memleak_leave(flags);
 	for (;;) {
 		memleak_enter(&flags);
-		b = memleak_queue_pop(&todo);
+		b = memleak_queue_pop(todo);
 		memleak_leave(flags);
 		if (!b)
 			return;
-		for_each_suspect_referenced(b, cover, &todo);
+		for_each_suspect_referenced(b, cover, todo);
 	}
+}
+
+/*
+ * Covers the suspects for which root(b) holds, and everything reachable
+ * from them; root may also change b (a ring's leader).
+ */
+static void walk_from_each(struct memleak_queue *suspects,
+			   bool (*root)(struct memleak_block *b))
+{
+	struct memleak_queue todo = { NULL, NULL, 0 };
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned long flags;
+	unsigned int i;
+
+	memleak_queue_for_each(suspects, chunk, i, b) {
+		memleak_enter(&flags);
+		if (is_suspect(b) && root(b))
+			cover(b, &todo);
+		memleak_leave(flags);
+		walk(&todo);
+	}
+}
+
+static bool is_direct(struct memleak_block *b)
+{
+	return !(b->flags & MEMLEAK_INDIRECT);
+}
+
+/* Rings with no way in: their first member not yet covered leads them. */
+static bool leads_a_ring(struct memleak_block *b)
+{
+	if (b->flags & MEMLEAK_COVERED)
+		return false;
+	b->flags &= ~MEMLEAK_INDIRECT;
+	return true;
 }
 
 enum memleak_tier memleak_block_tier(const struct memleak_block *b)
@@ -139,28 +190,20 @@ static void count_tiers(struct memleak_queue *suspects)
 
 void memleak_classify_suspects(struct memleak_queue *suspects)
 {
+	struct edge_count e = { NULL, 0 };
 	struct memleak_queue_chunk *chunk;
 	struct memleak_block *b;
 	unsigned int i;
 
 	/* The queue is only read here, and its blocks are pinned. */
-	memleak_queue_for_each(suspects, chunk, i, b)
-		for_each_suspect_referenced(b, mark_indirect, NULL);
-	memleak_queue_for_each(suspects, chunk, i, b)
-		if (!(READ_ONCE(b->flags) & MEMLEAK_INDIRECT))
-			walk_from(b);
-	/* Rings with no way in: their first member leads them. */
 	memleak_queue_for_each(suspects, chunk, i, b) {
-		unsigned long flags;
-		bool leader;
-
-		memleak_enter(&flags);
-		leader = is_suspect(b) && !(b->flags & MEMLEAK_COVERED);
-		if (leader)
-			b->flags &= ~MEMLEAK_INDIRECT;
-		memleak_leave(flags);
-		if (leader)
-			walk_from(b);
+		e.from = b;
+		for_each_suspect_referenced(b, mark_indirect, &e);
+	}
+	/* All direct (the common case): no ring to look for. */
+	if (e.nr_indirect) {
+		walk_from_each(suspects, is_direct);
+		walk_from_each(suspects, leads_a_ring);
 	}
 	count_tiers(suspects);
 }

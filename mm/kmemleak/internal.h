@@ -78,6 +78,7 @@ struct memleak_alias_set {
 #define MEMLEAK_INDIRECT (1 << 9)	/* another suspect points to it */
 #define MEMLEAK_INTERIOR_REF (1 << 10)	/* reachable memory points inside it */
 #define MEMLEAK_COVERED (1 << 11)	/* reached from a direct suspect */
+#define MEMLEAK_REFERS_TO_SUSPECTS (1 << 12)	/* a suspect pointing at suspects */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -147,6 +148,7 @@ static inline bool block_has_key(const struct memleak_block *b,
 }
 
 /* State shared by the collector's files, all under memleak_lock. */
+
 struct memleak_state {
 	bool enabled;		/* tracking and scanning work */
 	bool initialized;	/* past memleak_init(): no more early log */
@@ -204,6 +206,15 @@ struct memleak_state {
 
 extern struct memleak_state memleak;
 extern struct spinlock memleak_lock;
+
+/*
+ * Whether value lies within the bounds of every block tracked so far:
+ * small numbers, text addresses... do not, and need no index lookup.
+ */
+static inline bool memleak_in_bounds(unsigned long value)
+{
+	return ~value <= memleak.min_addr_inv && ~value > memleak.max_addr_inv;
+}
 
 /* tracking.c */
 void memleak_disable(const char *why);

@@ -176,7 +176,7 @@ static void filter_add(unsigned long addr)
  */
 static bool maybe_a_block(unsigned long value)
 {
-	if (~value > memleak.min_addr_inv || ~value <= memleak.max_addr_inv)
+	if (!memleak_in_bounds(value))
 		return false;
 	return !memleak.confirming || filter_has(value);
 }
@@ -374,7 +374,8 @@ static void reset_color(struct memleak_block *b, void *ctx)
 	(void)ctx;
 	b->count = 0;
 	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW | MEMLEAK_INDIRECT |
-		      MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED);
+		      MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED |
+		      MEMLEAK_REFERS_TO_SUSPECTS);
 	if (block_is_gray(b))
 		make_gray(b);
 }
