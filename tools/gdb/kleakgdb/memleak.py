@@ -219,8 +219,35 @@ def report_lines(b, cache=None):
     return lines
 
 
-def summary_line():
-    """The shell's summary, with the count of blocks left out as young."""
+TIER_NAMES = (("direct leak", "direct leaks"),
+              ("indirect leak", "indirect leaks"),
+              ("possibly lost block", "possibly lost blocks"))
+
+
+def tier(b):
+    """mm/kmemleak/classify.c's verdict: 0 direct, 1 indirect, 2 possibly lost."""
+    if b.has("INTERIOR_REF"):
+        return 2
+    return 1 if b.has("INDIRECT") else 0
+
+
+def digest_lines(blocks, cache=None):
+    """The shell's digest: one line per allocation site and tier, the
+    most bytes first (report.c, memleak_print_digest())."""
+    groups = {}
+    for b in blocks:
+        key = (caller(b.trace(cache)), tier(b))
+        n, size = groups.get(key, (0, 0))
+        groups[key] = (n + 1, size + b.size)
+    return ["memleak: %d %s, %d bytes, from %s" % (
+        n, TIER_NAMES[t][n != 1], size, symbolize(pc) if pc else "other places")
+        for (pc, t), (n, size) in sorted(groups.items(),
+                                         key=lambda kv: -kv[1][1])]
+
+
+def summary_line(digest=()):
+    """The shell's summary: counts, tiers, the digest's lines when given,
+    and the count of blocks left out as young."""
     s = state()
     line = "memleak: %d new suspected memory leaks (%d total)" % (
         ulong(s["nr_new"]), ulong(s["nr_suspects"]))
@@ -230,6 +257,7 @@ def summary_line():
         line += "\nmemleak: leak summary: " + ", ".join(
             "%s %d block%s (%d bytes)" % (name, n[i], "" if n[i] == 1 else "s", b[i])
             for i, name in enumerate(("direct", "indirect", "possibly lost")))
+        line += "".join("\n" + d for d in digest)
     young = ulong(s["nr_young"])
     if young:
         min_age_ms = ulong(s["min_age_jiffies"]) * 1000 // source.hz()
@@ -268,9 +296,10 @@ is shown here when kleak-console-log names the console log."""
             raise KleakError("memleak_scan() returned %d (another scan "
                              "running, or the collector is disabled)" % err)
         cache = {}
-        for b in suspects():
+        found = list(suspects())
+        for b in found:
             print("\n".join(report_lines(b, cache)))
-        print(summary_line())
+        print(summary_line(digest_lines(found, cache)))
 
 
 class MemleakList(gdb.Command):
