@@ -47,8 +47,12 @@ def check_selftest(tap, name, k):
     failed = [s for f, s in results if f]
     tap.ok("smp" in suites and "percpu" in suites,
            "%s: the smp and percpu suites ran" % name, out)
+    # The failing cases and what they said, not only the output's tail.
+    lines = out.splitlines()
+    bad = [i for i, line in enumerate(lines) if re.match(r"\s*not ok", line)]
+    diag = "\n".join("\n".join(lines[max(0, i - 6):i + 1]) for i in bad) or out
     tap.ok(results and not failed and ", 0 failed" in out,
-           "%s: every self-test suite passes %s" % (name, failed or ""), out)
+           "%s: every self-test suite passes %s" % (name, failed or ""), diag)
 
 
 def check_after(tap, name, k, n):
