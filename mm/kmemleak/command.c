@@ -44,11 +44,16 @@ static void print_tiers(void)
 	memleak_print_digest();
 }
 
-/* Also what was left out: nothing is hidden silently. */
-static void print_summary(void)
+static void print_counts(void)
 {
 	printk("memleak: %lu new suspected memory leaks (%lu total)\n",
 	       memleak.nr_new, memleak.nr_suspects);
+}
+
+/* Also what was left out: nothing is hidden silently. */
+static void print_summary(void)
+{
+	print_counts();
 	print_tiers();
 	if (memleak.nr_young)
 		printk("memleak: %lu blocks younger than %lu ms not reported "
@@ -80,8 +85,7 @@ static int cmd_list(void)
 	if (run_scan())
 		return 1;
 	memleak_print_suspects();
-	printk("memleak: %lu new suspected memory leaks (%lu total)\n",
-	       memleak.nr_new, memleak.nr_suspects);
+	print_counts();
 	return 0;
 }
 

@@ -115,6 +115,7 @@ static unsigned int slots_shift(unsigned int nr_slots)
 	return shift;
 }
 
+/* The header, the two bitmaps and the slots (the layout of slots_of()). */
 static size_t slots_bytes(unsigned int nr_slots)
 {
 	return sizeof(struct slab_slots) +
