@@ -311,7 +311,8 @@ PEER_TOOLS := boehm lsan valgrind
 
 $(PEERS)/ours: $(BENCH_BUILD)/tests/bench/peers/ours.o $(BENCH_BUILD)/libkhost.a
 	@mkdir -p $(dir $@)
-	$(Q)$(HOST_CC) $(HOST_MEMLEAK_LDFLAGS) -o $@ $< $(BENCH_BUILD)/libkhost.a
+	$(Q)$(HOST_CC) $(call host_memleak_ldflags,$(BENCH_BUILD)) -o $@ $< \
+		$(BENCH_BUILD)/libkhost.a
 $(PEERS)/boehm: tests/bench/peers/boehm.c $(PEER_DEPS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(PEER_CFLAGS) $< -lgc -o $@

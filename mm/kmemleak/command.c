@@ -1,9 +1,14 @@
 /*
- * The 'memleak' shell command: scans, lists the suspects (report.c),
- * dumps a block, clears reports, prints statistics and sets the
- * collector's switches. 'memleak help' lists the subcommands. Linux's
- * spellings of /sys/kernel/debug/kmemleak work too ("scan", "clear",
- * "dump=ADDR", "scan=on|off|SECS", "stack=on|off").
+ * The 'memleak' shell command: runs the subcommand named by its first
+ * argument. Each subcommand registers itself with MEMLEAK_COMMAND()
+ * from the file that implements it; the ones here scan, list the
+ * suspects (report.c), dump a block, clear reports, print statistics
+ * and set the collector's switches. 'memleak help' lists them all.
+ * "memleak NAME=VALUE" is "memleak NAME VALUE", so Linux's spellings of
+ * /sys/kernel/debug/kmemleak work too ("scan", "clear", "dump=ADDR",
+ * "scan=on|off|SECS", "stack=on|off").
+ *
+ * Locking: none of its own; the subcommands take memleak_lock.
  */
 #include <kernel/memleak.h>
 #include <kernel/cycles.h>
@@ -70,7 +75,7 @@ static int run_scan(void)
 }
 
 /* 'memleak': every suspect, the summary by tier and the digest by site. */
-static int cmd_report(void)
+static int report_all(void)
 {
 	if (run_scan())
 		return 1;
@@ -80,8 +85,9 @@ static int cmd_report(void)
 }
 
 /* 'memleak list': only the per-block list, as Linux's debugfs file. */
-static int cmd_list(void)
+static int cmd_list(int argc, char **argv)
 {
+	(void)argc, (void)argv;
 	if (run_scan())
 		return 1;
 	memleak_print_suspects();
@@ -89,27 +95,37 @@ static int cmd_list(void)
 	return 0;
 }
 
-static int cmd_scan(void)
+/* 'memleak scan': a scan and its summary; with an argument, background scans. */
+static int cmd_scan(int argc, char **argv)
 {
+	if (argc == 2) {
+		if (memleak_set_auto_scan(argv[1]) == 0)
+			return 0;
+		printk("memleak scan: '%s' is not on, off or a number of "
+		       "seconds\n", argv[1]);
+		return 1;
+	}
 	if (run_scan())
 		return 1;
 	print_summary();
 	return 0;
 }
 
-static int cmd_clear(void)
+static int cmd_clear(int argc, char **argv)
 {
+	(void)argc, (void)argv;
 	printk("memleak: %lu reported blocks cleared\n", memleak_clear_reports());
 	return 0;
 }
 
-static int cmd_dump(const char *arg)
+static int cmd_dump(int argc, char **argv)
 {
 	struct memleak_block *b;
 	unsigned long addr, flags;
 
-	if (kstrtoul(arg, 16, &addr)) {
-		printk("memleak dump: '%s' is not a hex address\n", arg);
+	(void)argc;
+	if (kstrtoul(argv[1], 16, &addr)) {
+		printk("memleak dump: '%s' is not a hex address\n", argv[1]);
 		return 1;
 	}
 	memleak_flush_pending();
@@ -126,8 +142,9 @@ static int cmd_dump(const char *arg)
 	return 0;
 }
 
-static int cmd_stats(void)
+static int cmd_stats(int argc, char **argv)
 {
+	(void)argc, (void)argv;
 	memleak_flush_pending();
 	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
 	printk("blocks tracked: %lu (%lu backtraces, %lu alias offsets)\n",
@@ -163,22 +180,38 @@ static int cmd_stats(void)
 	return 0;
 }
 
+/* "on" or "off" into *flag; 1 (and a message) for anything else. */
 static int set_switch(const char *what, const char *value, bool *flag)
 {
-	if (strcmp(value, "on") == 0)
+	if (strcmp(value, "on") == 0) {
 		*flag = true;
-	else if (strcmp(value, "off") == 0)
+	} else if (strcmp(value, "off") == 0) {
 		*flag = false;
-	else
-		return -EINVAL;
+	} else {
+		printk("memleak: '%s' is not on or off\n", value);
+		return 1;
+	}
 	printk("memleak: %s %s\n", what, value);
 	return 0;
 }
 
-static int cmd_off(void)
+static int cmd_stack(int argc, char **argv)
+{
+	(void)argc;
+	return set_switch("stack scanning", argv[1], &memleak.stack_scan);
+}
+
+static int cmd_interior(int argc, char **argv)
+{
+	(void)argc;
+	return set_switch("interior pointers", argv[1], &memleak.interior);
+}
+
+static int cmd_off(int argc, char **argv)
 {
 	unsigned long flags;
 
+	(void)argc, (void)argv;
 	memleak_enter(&flags);
 	memleak_disable("turned off by the user");
 	memleak_leave(flags);
@@ -186,13 +219,14 @@ static int cmd_off(void)
 }
 
 /* The minimum age of a reported block, in ms (rounded up to a jiffy). */
-static int set_min_age(const char *value)
+static int cmd_age(int argc, char **argv)
 {
 	unsigned long ms;
 
-	if (kstrtoul(value, 10, &ms) || ms > 24UL * 3600 * 1000) {
+	(void)argc;
+	if (kstrtoul(argv[1], 10, &ms) || ms > 24UL * 3600 * 1000) {
 		printk("memleak age: '%s' is not a number of milliseconds "
-		       "(0 .. 86400000)\n", value);
+		       "(0 .. 86400000)\n", argv[1]);
 		return 1;
 	}
 	memleak.min_age_jiffies = DIV_ROUND_UP(ms * HZ, 1000);
@@ -200,66 +234,100 @@ static int set_min_age(const char *value)
 	return 0;
 }
 
-static int cmd_option(const char *arg)
+#define for_each_memleak_command(c) \
+	for (c = __start_memleak_cmds; c < __stop_memleak_cmds; c++)
+
+static void print_usage_of(const struct memleak_command *c)
 {
-	if (strncmp(arg, "stack=", 6) == 0)
-		return set_switch("stack scanning", arg + 6, &memleak.stack_scan);
-	if (strncmp(arg, "interior=", 9) == 0)
-		return set_switch("interior pointers", arg + 9,
-				  &memleak.interior);
-	if (strncmp(arg, "scan=", 5) == 0)
-		return memleak_set_auto_scan(arg + 5);
-	if (strncmp(arg, "age=", 4) == 0)
-		return set_min_age(arg + 4);
-	if (strncmp(arg, "dump=", 5) == 0)
-		return cmd_dump(arg + 5);
-	return -EINVAL;
+	printk("usage: memleak %s%s%s\n", c->name, *c->args ? " " : "",
+	       c->args);
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const struct memleak_command *c;
+	char line[40];
+
+	(void)argc, (void)argv;
+	printk("memleak                   scan, list the suspects, summary "
+	       "and digest\n");
+	for_each_memleak_command(c) {
+		snprintf(line, sizeof(line), "memleak %s %s", c->name, c->args);
+		printk("%-25s %s\n", line, c->help);
+	}
+	printk("('memleak NAME=VALUE' is 'memleak NAME VALUE')\n");
+	return 0;
+}
+
+MEMLEAK_COMMAND("scan", cmd_scan, 0, 1, "[on|off|SECS]",
+		"scan and print the summary; or background scans");
+MEMLEAK_COMMAND("list", cmd_list, 0, 0, "",
+		"scan and list every suspect, as Linux's debugfs file");
+MEMLEAK_COMMAND("clear", cmd_clear, 0, 0, "",
+		"hide the suspects reported so far");
+MEMLEAK_COMMAND("dump", cmd_dump, 1, 1, "ADDR",
+		"print the tracked block holding ADDR");
+MEMLEAK_COMMAND("stats", cmd_stats, 0, 0, "", "the collector's statistics");
+MEMLEAK_COMMAND("off", cmd_off, 0, 0, "", "turn the collector off for good");
+MEMLEAK_COMMAND("stack", cmd_stack, 1, 1, "on|off",
+		"scan thread stacks as roots");
+MEMLEAK_COMMAND("interior", cmd_interior, 1, 1, "on|off",
+		"any interior pointer keeps a block (else: start, alias)");
+MEMLEAK_COMMAND("age", cmd_age, 1, 1, "MS",
+		"report only blocks at least MS milliseconds old");
+MEMLEAK_COMMAND("help", cmd_help, 0, 0, "", "this list");
+
+static const struct memleak_command *find_command(const char *name)
+{
+	const struct memleak_command *c;
+
+	for_each_memleak_command(c)
+		if (strcmp(c->name, name) == 0)
+			return c;
+	return NULL;
 }
 
 static int usage(void)
 {
-	printk("usage: memleak [scan | list | clear | dump ADDR | dump=ADDR | "
-	       "stats | off |\n"
-	       "               scan=on|off|SECS | stack=on|off | "
-	       "interior=on|off | age=MS]\n");
+	printk("usage: memleak [SUBCOMMAND [ARG...]] ('memleak help' lists "
+	       "them)\n");
 	return 1;
 }
 
+/* argv[0] is the subcommand: "NAME" or "NAME=VALUE". */
 static int run_subcommand(int argc, char **argv)
 {
-	if (argc == 1)
-		return cmd_report();
-	if (argc == 3 && strcmp(argv[1], "dump") == 0)
-		return cmd_dump(argv[2]);
-	if (argc != 2)
-		return usage();
-	if (strcmp(argv[1], "scan") == 0)
-		return cmd_scan();
-	if (strcmp(argv[1], "list") == 0)
-		return cmd_list();
-	if (strcmp(argv[1], "clear") == 0)
-		return cmd_clear();
-	if (strcmp(argv[1], "stats") == 0)
-		return cmd_stats();
-	if (strcmp(argv[1], "off") == 0)
-		return cmd_off();
-	if (strchr(argv[1], '=')) {
-		int err = cmd_option(argv[1]);
+	const struct memleak_command *c;
+	char *value = strchr(argv[0], '=');
+	char *split[2];
 
-		if (err != -EINVAL)
-			return err ? 1 : 0;
+	if (value && argc == 1) {
+		*value = '\0';
+		split[0] = argv[0];
+		split[1] = value + 1;
+		argv = split;
+		argc = 2;
 	}
-	return usage();
+	c = find_command(argv[0]);
+	if (!c) {
+		printk("memleak: no subcommand '%s'\n", argv[0]);
+		return usage();
+	}
+	if (argc - 1 < c->min_args || argc - 1 > c->max_args) {
+		print_usage_of(c);
+		return 1;
+	}
+	return c->run(argc, argv);
 }
+
 int memleak_command(int argc, char **argv)
 {
-	int ret = run_subcommand(argc, argv);
+	int ret = argc == 1 ? report_all() : run_subcommand(argc - 1, argv + 1);
 
 	/* The report held block addresses in frames now dead. */
 	memleak_wipe_stack();
 	return ret;
 }
-SHELL_COMMAND("memleak", memleak_command,
-	      "memleak [scan|list|clear|dump ADDR|dump=ADDR|stats|off|"
-	      "scan=on|off|SECS|stack=on|off|interior=on|off|age=MS]",
-	      "scan for memory leaks and list the suspected ones");
+SHELL_COMMAND("memleak", memleak_command, "memleak [SUBCOMMAND [ARG...]]",
+	      "scan for memory leaks and list the suspected ones "
+	      "('memleak help')");

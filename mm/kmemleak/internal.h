@@ -408,10 +408,32 @@ int memleak_set_auto_scan(const char *value);
 int memleak_scan_wait(void);
 
 /*
- * command.c: the 'memleak' shell command. Not static: host programs
- * that link the collector from an archive name it (-Wl,-u) so that its
- * registration is linked in.
+ * command.c: the 'memleak' shell command, which runs subcommands. A
+ * file adds one with MEMLEAK_COMMAND(name, fn, min_args, max_args,
+ * args, help): 'memleak NAME ARG...' (or 'memleak NAME=ARG') calls
+ * fn(argc, argv) with argv[0] the name, once the number of arguments is
+ * within bounds; fn returns 0 on success. They are found through the
+ * "memleak_cmds" linker section, so adding one edits no table.
  */
+struct memleak_command {
+	const char *name;
+	const char *args;	/* for the usage line, e.g. "ADDR" */
+	const char *help;	/* one line for 'memleak help' */
+	int min_args, max_args;
+	int (*run)(int argc, char **argv);
+};
+#define MEMLEAK_COMMAND(cmd_name, fn, min, max, args_text, help_text)    \
+	static const struct memleak_command __memleak_cmd_##fn __used     \
+		__section("memleak_cmds") __aligned(sizeof(void *)) = {    \
+			.name = cmd_name,                                 \
+			.args = args_text,                                \
+			.help = help_text,                                \
+			.min_args = min,                                  \
+			.max_args = max,                                  \
+			.run = fn,                                        \
+		}
+extern const struct memleak_command __start_memleak_cmds[];
+extern const struct memleak_command __stop_memleak_cmds[];
 int memleak_command(int argc, char **argv);
 
 /* report.c */

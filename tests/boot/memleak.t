@@ -76,6 +76,10 @@ def check_commands(tap, arch, k):
            "%s: memleak stats" % arch, out)
     out = k.command("memleak bogus")
     tap.ok("\nusage: memleak" in out, "%s: bad argument prints usage" % arch, out)
+    out = k.command("memleak help")
+    tap.ok(re.search(r"^memleak dump ADDR +print the tracked block", out, re.M)
+           and re.search(r"^memleak age MS ", out, re.M),
+           "%s: memleak help lists the subcommands" % arch, out)
     out = k.command("leaktest nosuch")
     tap.ok("no scenario 'nosuch'" in out, "%s: unknown scenario" % arch, out)
     out = k.command("memleak scan=1")

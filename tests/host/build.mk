@@ -35,8 +35,12 @@ $(patsubst %.c,\%/%.o,$(HOST_MEMLEAK_SRCS) $(HOST_MEMLEAK_USERS)): \
 	HOST_CFLAGS += -DHOST_MEMLEAK
 $(patsubst %.c,\%/%.o,$(HOST_MEMLEAK_SRCS) $(HOST_MEMLEAK_USERS)): \
 	BENCH_CFLAGS += -DHOST_MEMLEAK
-HOST_MEMLEAK_LDFLAGS := -Wl,-T,arch/host/memleak.ld -Wl,-u,memleak_command
+# The collector's objects are linked whole, not picked from the archive:
+# its 'memleak' subcommands register through a linker section, which
+# nothing references by name. $(1) is the build directory.
+host_memleak_ldflags = -Wl,-T,arch/host/memleak.ld \
+	$(patsubst %.c,$(1)/%.o,$(HOST_MEMLEAK_SRCS))
 $(patsubst tests/host/%.c,\%/tests/%,$(filter tests/host/%,$(HOST_MEMLEAK_USERS))): \
-	HOST_LDFLAGS += $(HOST_MEMLEAK_LDFLAGS)
+	HOST_LDFLAGS += $(call host_memleak_ldflags,$(HOST_BUILD))
 $(patsubst tests/bench/%.c,\%/bench/%,$(filter tests/bench/%,$(HOST_MEMLEAK_USERS))): \
-	BENCH_LDFLAGS += $(HOST_MEMLEAK_LDFLAGS)
+	BENCH_LDFLAGS += $(call host_memleak_ldflags,$(BENCH_BUILD))

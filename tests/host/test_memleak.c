@@ -553,7 +553,17 @@ static void test_dump_stats_usage(void **state)
 	assert_true(log_has("blocks tracked: 1 "));
 	assert_true(log_has("longest irq-off window: "));
 	assert_int_equal(shell_run_line("memleak bogus"), 1);
+	assert_true(log_has("memleak: no subcommand 'bogus'"));
 	assert_true(log_has("usage: memleak"));
+	assert_int_equal(shell_run_line("memleak dump"), 1);
+	assert_true(log_has("usage: memleak dump ADDR"));
+	assert_int_equal(shell_run_line("memleak stats now"), 1);
+	assert_true(log_has("usage: memleak stats\n"));
+	assert_int_equal(shell_run_line("memleak stack=maybe"), 1);
+	assert_true(log_has("memleak: 'maybe' is not on or off"));
+	assert_int_equal(shell_run_line("memleak help"), 0);
+	assert_true(log_has("memleak dump ADDR"));
+	assert_true(log_has("memleak age MS"));
 	untrack(p);
 }
 
