@@ -14,6 +14,7 @@
  * VM_READY are visible to vfree() and find_vm_area().
  */
 #include <kernel/kernel.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/errno.h>
 #include <kernel/gfp.h>
 #include <kernel/memleak.h>
@@ -183,7 +184,7 @@ static void publish_area(struct vm_struct *area)
 	spin_unlock_irqrestore(&vmap_lock, irq);
 }
 
-static void *vmalloc_caller(unsigned long size, unsigned int gfp,
+static __alloc_entry void *vmalloc_caller(unsigned long size, unsigned int gfp,
 			    const void *caller)
 {
 	unsigned long npages = size_to_pages(size, caller);
@@ -215,13 +216,13 @@ static void *vmalloc_caller(unsigned long size, unsigned int gfp,
 	return area->addr;
 }
 
-void *vmalloc(unsigned long size)
+__alloc_entry void *vmalloc(unsigned long size)
 {
 	return vmalloc_caller(size, 0, __builtin_return_address(0));
 }
 EXPORT_SYMBOL(vmalloc);
 
-void *vzalloc(unsigned long size)
+__alloc_entry void *vzalloc(unsigned long size)
 {
 	return vmalloc_caller(size, __GFP_ZERO, __builtin_return_address(0));
 }

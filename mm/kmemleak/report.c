@@ -8,8 +8,8 @@
  *       6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b  kkkkkkkkkkkkkkkk
  *       ...
  *     backtrace:
- *       [<40104a2c>] kmalloc+0x30/0x90
- *       [<4010c1f0>] leaktest_orphans+0x24/0x80
+ *       [<4010c1f0>] lt_kmalloc+0x18/0x80
+ *       [<4010c3b4>] setup_orphans+0x18/0x218
  *
  * What is printed about a block is copied under memleak_lock, then
  * printed without it (the console is slow).
@@ -160,12 +160,6 @@ unsigned long memleak_print_suspects(void)
 
 #define DIGEST_SITES 32
 
-/* Frames of the allocators themselves, skipped to find the caller. */
-static const char *const allocator_frames[] = {
-	"kmalloc", "kzalloc", "kcalloc", "krealloc", "kmem_cache_alloc",
-	"kmem_cache_zalloc", "vmalloc", "vzalloc", "vmalloc_caller",
-};
-
 struct digest_site {
 	unsigned long pc;		/* the allocator's caller; 0: other sites */
 	enum memleak_tier tier;
@@ -177,23 +171,13 @@ struct digest {
 	unsigned int nr;
 };
 
-static bool in_allocator(unsigned long pc)
-{
-	const char *name = kallsyms_lookup(pc, NULL, NULL);
-
-	for (unsigned int i = 0; name && i < ARRAY_SIZE(allocator_frames); i++)
-		if (strcmp(name, allocator_frames[i]) == 0)
-			return true;
-	return false;
-}
-
-/* The first frame of t outside the allocators: where the leak was made. */
+/*
+ * Where the leak was made: the first frame, the allocator's caller (the
+ * allocators' own frames are never in a trace: memleak_allocator_frames()).
+ */
 static unsigned long allocation_site(const struct memleak_trace *t)
 {
-	for (unsigned int i = 0; i < t->nr_entries; i++)
-		if (!in_allocator(t->entries[i]))
-			return t->entries[i];
-	return t->nr_entries ? t->entries[t->nr_entries - 1] : 0;
+	return t->nr_entries ? t->entries[0] : 0;
 }
 
 static void add_to_digest(struct memleak_block *b, void *ctx)
