@@ -77,9 +77,14 @@ static bool insert_area(struct vm_struct *area)
 	return true;
 }
 
-/* A new area of npages pages plus the guard; NULL when out of space. */
-static struct vm_struct *reserve_area(unsigned long npages,
-				      unsigned int flags, const void *caller)
+/*
+ * A new area of npages pages plus the guard; NULL when out of space.
+ * Not inlined into vmalloc_caller() (alloc_text): the leak collector
+ * names this function, not vmalloc()'s caller, for the vm_struct.
+ */
+static __noinline struct vm_struct *reserve_area(unsigned long npages,
+						 unsigned int flags,
+						 const void *caller)
 {
 	struct vm_struct *area = kzalloc(sizeof(*area), GFP_KERNEL);
 	unsigned long irq;
@@ -131,8 +136,12 @@ static void free_page_array(struct page **pages, unsigned long n)
 		__free_pages(pages[i], 0);
 }
 
-/* Fills area->pages with order-0 pages; all or none. */
-static int alloc_area_pages(struct vm_struct *area, unsigned int gfp)
+/*
+ * Fills area->pages with order-0 pages; all or none. Not inlined: see
+ * reserve_area().
+ */
+static __noinline int alloc_area_pages(struct vm_struct *area,
+				       unsigned int gfp)
 {
 	unsigned long n = area->nr_pages;
 
@@ -184,8 +193,14 @@ static void publish_area(struct vm_struct *area)
 	spin_unlock_irqrestore(&vmap_lock, irq);
 }
 
-static __alloc_entry void *vmalloc_caller(unsigned long size, unsigned int gfp,
-			    const void *caller)
+/*
+ * In alloc_text (<kernel/alloc_entry.h>), as vmalloc() and vzalloc():
+ * the area's trace starts at their caller. Its own allocations are made
+ * by functions outside it, which their traces name.
+ */
+static __alloc_entry void *vmalloc_caller(unsigned long size,
+					  unsigned int gfp,
+					  const void *caller)
 {
 	unsigned long npages = size_to_pages(size, caller);
 	struct vm_struct *area;

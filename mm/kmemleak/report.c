@@ -27,6 +27,18 @@
 #define HEX_DUMP_BYTES 32
 #define HEX_ROW_BYTES 16
 
+/*
+ * A code address as a frame of a report: "name+0x../0x..", with
+ * " [module]" for a module's (" (unloaded)" once it is removed: its
+ * names are kept, kernel/module_ghosts.c), or the bare address.
+ */
+static const char *frame_text(unsigned long pc, char *buf, size_t len)
+{
+	if (!kallsyms_snprint(buf, len, pc))
+		snprintf(buf, len, "0x%08lx", pc);
+	return buf;
+}
+
 /* A copy of what is printed about a block, taken under memleak_lock. */
 struct block_snapshot {
 	unsigned long start;
@@ -85,6 +97,7 @@ static void print_age(unsigned long j)
 static void print_snapshot(const struct block_snapshot *s)
 {
 	const struct memleak_trace *t = s->trace;
+	char frame[KSYM_PRINT_MAX];
 
 	printk("unreferenced object 0x%08lx (size %zu):\n", s->start, s->size);
 	printk("  comm \"%s\", pid %d, jiffies %lu (age ", t->comm, t->pid,
@@ -96,8 +109,8 @@ static void print_snapshot(const struct block_snapshot *s)
 						(unsigned int)HEX_ROW_BYTES));
 	printk("  backtrace:\n");
 	for (unsigned int i = 0; i < t->nr_entries; i++)
-		printk("    [<%08lx>] %pS\n", t->entries[i],
-		       (void *)t->entries[i]);
+		printk("    [<%08lx>] %s\n", t->entries[i],
+		       frame_text(t->entries[i], frame, sizeof(frame)));
 }
 
 /* For the collector itself (orphan freeing); memleak_lock held. */
@@ -209,10 +222,12 @@ static const char *const tier_names[MEMLEAK_NR_TIERS][2] = {
 
 static void print_site(const struct digest_site *s)
 {
+	char frame[KSYM_PRINT_MAX];
+
 	printk("memleak: %lu %s, %lu bytes, from ", s->blocks,
 	       tier_names[s->tier][s->blocks != 1], s->bytes);
 	if (s->pc)
-		printk("%pS\n", (void *)s->pc);
+		printk("%s\n", frame_text(s->pc, frame, sizeof(frame)));
 	else
 		printk("other places\n");
 }
