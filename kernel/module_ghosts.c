@@ -23,8 +23,6 @@
 #include <kernel/slab.h>
 #include <kernel/string.h>
 
-#define MODULE_GHOSTS 8
-
 struct module_ghost {
 	struct kallsyms_table table;
 	u32 *arrays;		/* the module's: addrs, sizes, names */
@@ -80,8 +78,9 @@ void module_ghosts_evict(const void *base, unsigned long size)
 
 	while (i < nr_ghosts) {
 		const struct kallsyms_table *t = &ghosts[i]->table;
+		const unsigned int last = t->count - 1;
 		unsigned long lo = t->addrs[0];
-		unsigned long hi = t->addrs[t->count - 1] + t->sizes[t->count - 1];
+		unsigned long hi = t->addrs[last] + t->sizes[last];
 
 		if (size && lo < start + size && start < hi)
 			drop_ghost(i);

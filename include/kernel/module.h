@@ -145,6 +145,9 @@ void module_print_list(void);
 /* Prints what the boot archive holds (lsmod -a): name, size, description. */
 void module_print_archive(void);
 
+/* Removed modules' symbol tables kept for old traces, the newest ones. */
+#define MODULE_GHOSTS 8
+
 /*
  * Removed modules' symbols (kernel/module_ghosts.c), module_mutex held:
  * keep takes k's arrays and keeps them searchable, marked unloaded (the

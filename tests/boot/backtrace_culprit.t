@@ -10,7 +10,8 @@
    vmalloc called directly) start at memleak_test_init+0x../0x..
    [memleak_test]; after rmmod all sixteen reports still name it, as
    "[memleak_test] (unloaded)", at the same addresses, and so does the
-   digest; loaded again, the live module names them.
+   digest; loaded again, the live module names them. The self-tests of
+   kernel/module_ghosts.c (eviction, the bound) pass.
 """
 import os
 import re
@@ -121,6 +122,11 @@ def check_module(tap, arch, k):
     old = [t for a, t in again.items() if a in gone]
     tap.ok(len(old) == 16 and all(MODULE_FRAME.match(t) for t in old),
            "%s: loaded again, the live module names the old frames" % arch, out)
+    # Eviction by a module loaded over a ghost, and the bound on ghosts.
+    out = k.command("selftest module_ghosts")
+    tap.ok(re.search(r"^ok \d+ module_ghosts$", out, re.M) and
+           "selftest: 1 passed, 0 failed" in out,
+           "%s: selftest module_ghosts passes" % arch, out)
 
 
 def main():
