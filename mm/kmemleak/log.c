@@ -66,6 +66,8 @@ struct pending_ctx {
 	int pid;
 	u16 nr_entries;		/* records in rets[] and fps[] */
 	u8 skip;		/* the first ones, the allocators': not traced */
+	u8 checked;		/* those chain_unchanged() compares */
+	bool ended;		/* the chain ended before the trace was full */
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	unsigned long rets[CHAIN_LENGTH];	/* save_stack_chain() */
 	unsigned long fps[CHAIN_LENGTH];	/* save_stack_chain() */
@@ -376,23 +378,27 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 	if (!c->nr_entries)
 		c->fps[0] = 0;	/* never matched */
 	c->skip = allocator_records(c, c->nr_entries);
+	/* Records past the trace's last do not change it. */
+	c->checked = min(c->nr_entries, c->skip + MEMLEAK_TRACE_LENGTH);
+	c->ended = c->nr_entries < c->skip + MEMLEAK_TRACE_LENGTH;
 	return c;
 }
 
 /*
- * True when the records c read (fps[0] a live frame of this stack) still
- * hold the same words, so that a walk would give rets[] again: each one
- * its return address and the link to the next. A chain that ended
- * before CHAIN_LENGTH matches only when it ended at a saved frame
- * pointer of 0, as all chains of threads and the boot stack do, since
- * only then a new walk surely stops at the same record. Unrolled: the
- * collector runs it on every allocation (see stack_chain_unchanged()).
+ * True when the records of c that make its trace (fps[0] a live frame
+ * of this stack) still hold the same words, so that a walk would give
+ * the same trace: each one its return address and the link to the next.
+ * A chain that ended before the trace was full matches only when it
+ * still ends at a saved frame pointer of 0, as the chains of threads and
+ * of the boot stack do: only then a new walk surely stops there too.
+ * Inline and unrolled, as stack_chain_unchanged(): the collector runs it
+ * on every allocation.
  */
 static __always_inline bool chain_unchanged(const struct pending_ctx *c)
 {
 	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
 	const unsigned long *words = (const unsigned long *)c->fps[0];
-	const unsigned int n = c->nr_entries;
+	const unsigned int n = c->checked;
 
 #pragma GCC unroll 16
 	for (unsigned int i = 0; i < CHAIN_LENGTH; i++) {
@@ -402,7 +408,7 @@ static __always_inline bool chain_unchanged(const struct pending_ctx *c)
 			return false;
 		caller_fp = words[layout.saved_fp];
 		if (i + 1 >= n || i + 1 == CHAIN_LENGTH)
-			return n == CHAIN_LENGTH || caller_fp == 0;
+			return !c->ended || caller_fp == 0;
 		if (caller_fp != c->fps[i + 1])
 			return false;
 		words = (const unsigned long *)caller_fp;
