@@ -231,6 +231,44 @@ static void test_reused_context_gives_the_same_trace(struct ktest *t)
 		kfree(p[i]);
 }
 
+/* Twins: alloc_here()'s frame lies at the same address under either. */
+static __attribute__((noipa)) void *via_one(void)
+{
+	return alloc_here();
+}
+
+static __attribute__((noipa)) void *via_other(void)
+{
+	return alloc_here();
+}
+
+/*
+ * Two allocations whose chains differ only deeper than the allocator and
+ * its caller (the hook's frame at the same address both times): the
+ * second must not take the first one's context, so the deeper records
+ * are compared too.
+ */
+static void test_deeper_records_compared(struct ktest *t)
+{
+	struct memleak_block *a, *b;
+	unsigned long flags;
+	void *p, *q;
+
+	/* No task switch in between: only the records tell them apart. */
+	flags = irq_save();
+	p = via_one();
+	q = via_other();
+	irq_restore(flags);
+	a = block_after_flush(p);
+	b = block_in_tree(q);
+	KEXPECT(t, a && b && a->trace != b->trace);
+	KEXPECT(t, strcmp(frame_name(a, 0), "alloc_here") == 0);
+	KEXPECT(t, strcmp(frame_name(a, 1), "via_one") == 0);
+	KEXPECT(t, strcmp(frame_name(b, 1), "via_other") == 0);
+	kfree(p);
+	kfree(q);
+}
+
 /*
  * More call chains than a log has context slots, some blocks freed at
  * once, others kept: slots are reused (all of them when nothing waits,
@@ -382,6 +420,7 @@ static const struct ktest_case memleak_log_cases[] = {
 	KTEST_CASE(test_annotations_on_waiting_blocks),
 	KTEST_CASE(test_reused_context_gives_the_same_trace),
 	KTEST_CASE(test_more_contexts_than_slots),
+	KTEST_CASE(test_deeper_records_compared),
 	KTEST_CASE(test_switch_count),
 	KTEST_CASE(test_identity_in_interrupt),
 	{ 0 },
