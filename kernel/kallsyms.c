@@ -243,7 +243,7 @@ static bool find_name(const struct kallsyms_table *t, void *arg)
 	struct name_query *q = arg;
 
 	if (t->unloaded)
-		return false;	/* only for old traces: no code runs there */
+		return false;	/* kept for old traces: no code there */
 	for (unsigned int i = 0; i < t->count; i++) {
 		if (strcmp(entry_name(t, i), q->name) == 0) {
 			q->addr = t->addrs[i];

@@ -55,7 +55,7 @@ void module_ghost_keep(const char *name, struct module_ksyms *k)
 		return;
 	g = kmalloc(sizeof(*g), GFP_KERNEL);
 	if (!g)
-		return;		/* the names go with the module, as before */
+		return;		/* the names go with the module */
 	if (nr_ghosts == MODULE_GHOSTS)
 		drop_ghost(0);
 	strlcpy(g->name, name, sizeof(g->name));

@@ -77,7 +77,8 @@ static void test_kept_then_evicted(struct ktest *t)
 	KEXPECT_EQ(t, kallsyms_lookup_name("ghost_fn"), 0);
 	/* A module loaded next to it leaves it alone, one over it wins. */
 	module_ghosts_evict((void *)(FAKE_BASE + FAKE_SIZE), FAKE_STRIDE);
-	KEXPECT(t, prints(FAKE_BASE, "ghost_fn+0x0/0x40 [ghostmod] (unloaded)"));
+	KEXPECT(t, prints(FAKE_BASE,
+			  "ghost_fn+0x0/0x40 [ghostmod] (unloaded)"));
 	module_ghosts_evict((void *)(FAKE_BASE - FAKE_STRIDE + 1), FAKE_STRIDE);
 	KEXPECT(t, prints(FAKE_BASE, ""));
 	mutex_unlock(&module_mutex);

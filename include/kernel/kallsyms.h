@@ -33,7 +33,7 @@ struct kallsyms_table {
 	const u32 *names;		/* offsets into strings */
 	const char *strings;
 	u32 strings_size;
-	bool unloaded;			/* a removed module's (module_ghosts.c) */
+	bool unloaded;			/* a removed module's */
 	struct kallsyms_table *next;	/* the list of added tables */
 };
 

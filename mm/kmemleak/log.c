@@ -65,9 +65,9 @@ struct pending_ctx {
 	u64 switches;		/* task_switch_count[] of its CPU */
 	int pid;
 	u16 nr_entries;		/* records in rets[] and fps[] */
-	u8 skip;		/* the first ones, the allocators': not traced */
+	u8 skip;		/* the first ones, the allocators': untraced */
 	u8 checked;		/* those chain_unchanged() compares */
-	bool ended;		/* the chain ended before the trace was full */
+	bool ended;		/* the chain ended before a full trace */
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	unsigned long rets[CHAIN_LENGTH];	/* save_stack_chain() */
 	unsigned long fps[CHAIN_LENGTH];	/* save_stack_chain() */
@@ -451,8 +451,8 @@ static __always_inline struct pending_log *hook_log(unsigned int *cpu)
  * its context (thread and backtrace). Not inlined: the walk starts at
  * this function's frame, whose return address is in the allocator, and
  * the allocators' records are then left out of the trace
- * (allocator_records()). Nothing here allocates or frees, so this CPU need not be
- * marked as inside the collector unless the log is full.
+ * (allocator_records()). Nothing here allocates or frees, so this CPU
+ * need not be marked as inside the collector unless the log is full.
  */
 __alloc_entry __noinline void memleak_alloc(const void *ptr, size_t size,
 					    int min_count)
