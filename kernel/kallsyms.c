@@ -8,6 +8,8 @@
  */
 #include <kernel/kallsyms.h>
 #include <kernel/compiler.h>
+#include <kernel/kernel.h>
+#include <kernel/printk.h>
 #include <kernel/string.h>
 
 /*
@@ -19,6 +21,9 @@
  */
 extern const char __start_kallsyms[] __weak;
 extern const char __stop_kallsyms[] __weak;
+
+/* The kernel's table's owner: kallsyms_snprint() names only modules. */
+static const char kernel_owner[] = "kernel";
 
 /* Added tables, newest first; pushed atomically, unlinked by del. */
 static struct kallsyms_table *extra_tables;
@@ -55,6 +60,7 @@ const char *kallsyms_table_init(struct kallsyms_table *t, const char *owner,
 	t->names = t->sizes + n;
 	t->strings = (const char *)(t->names + n);
 	t->strings_size = h->strings_size;
+	t->unloaded = false;
 	t->next = NULL;
 	return NULL;
 }
@@ -108,7 +114,7 @@ const char *kallsyms_builtin(struct kallsyms_table *t)
 {
 	if (!__start_kallsyms)
 		return "no table linked";
-	return kallsyms_table_init(t, "kernel", __start_kallsyms,
+	return kallsyms_table_init(t, kernel_owner, __start_kallsyms,
 				   __stop_kallsyms - __start_kallsyms);
 }
 
@@ -188,6 +194,45 @@ const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 	return q.name;
 }
 
+struct print_query {
+	unsigned long addr;
+	char *buf;
+	size_t len;
+	int printed;
+};
+
+/*
+ * Printed while the lookup still counts itself: a module's table and
+ * its names cannot be freed under it.
+ */
+static bool print_addr(const struct kallsyms_table *t, void *arg)
+{
+	struct print_query *q = arg;
+	long i = table_find(t, q->addr);
+	int n;
+
+	if (i < 0)
+		return false;
+	n = snprintf(q->buf, q->len, "%.*s+0x%lx/0x%x", KSYM_NAME_MAX,
+		     entry_name(t, i), q->addr - t->addrs[i], t->sizes[i]);
+	if (t->owner != kernel_owner && n >= 0 && (size_t)n < q->len)
+		n += snprintf(q->buf + n, q->len - n, " [%s]%s", t->owner,
+			      t->unloaded ? " (unloaded)" : "");
+	q->printed = n < 0 ? 0 : min((size_t)n, q->len ? q->len - 1 : 0);
+	return true;
+}
+
+int kallsyms_snprint(char *buf, size_t len, unsigned long addr)
+{
+	struct print_query q = { .addr = addr, .buf = buf, .len = len };
+
+	if (len)
+		buf[0] = '\0';
+	if (!len || !for_each_table(print_addr, &q))
+		return 0;
+	return q.printed;
+}
+
 struct name_query {
 	const char *name;
 	unsigned long addr;
@@ -197,6 +242,8 @@ static bool find_name(const struct kallsyms_table *t, void *arg)
 {
 	struct name_query *q = arg;
 
+	if (t->unloaded)
+		return false;	/* kept for old traces: no code there */
 	for (unsigned int i = 0; i < t->count; i++) {
 		if (strcmp(entry_name(t, i), q->name) == 0) {
 			q->addr = t->addrs[i];

@@ -119,8 +119,10 @@ static void free_area(struct module_area *area)
 	area->size = 0;
 }
 
-static void free_ksyms(struct module_ksyms *k)
+/* The names stay, as a ghost's, for traces into the module's code. */
+static void free_ksyms(const struct module *mod, struct module_ksyms *k)
 {
+	module_ghost_keep(mod->name, k);
 	if (k->added)
 		kallsyms_del_table(&k->table, yield);
 	k->added = false;
@@ -366,6 +368,8 @@ static int build_ksyms(struct load_info *info, struct module_ksyms *k,
 	u32 *idx, pos = 0;
 	const char *why;
 
+	/* A removed module's names must not stand for this one's code. */
+	module_ghosts_evict(area->base, area->size);
 	idx = kmalloc(ef->nsyms * sizeof(u32), GFP_KERNEL);
 	if (!idx)
 		return -ENOMEM;
@@ -603,8 +607,8 @@ static void free_module(struct module *mod)
 	struct module_area core = mod->core;
 
 	list_del(&mod->list);
-	free_ksyms(&mod->ksyms_init);
-	free_ksyms(&mod->ksyms_core);
+	free_ksyms(mod, &mod->ksyms_init);
+	free_ksyms(mod, &mod->ksyms_core);
 	memleak_unregister(mod);
 	for (unsigned int i = 0; i < mod->nuses; i++)
 		mod->uses[i]->refcount--;
@@ -617,7 +621,7 @@ static void free_module(struct module *mod)
 
 static void free_init(struct module *mod)
 {
-	free_ksyms(&mod->ksyms_init);
+	free_ksyms(mod, &mod->ksyms_init);
 	free_area(&mod->init);
 }
 

@@ -10,6 +10,7 @@
  * when there are no red zones. No lock of its own.
  */
 #include <kernel/slab.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/mm.h>
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
@@ -58,7 +59,7 @@ struct kmem_cache *kmalloc_cache(size_t size)
 }
 
 /* Whole pages for a block above the largest class. */
-static void *kmalloc_large(size_t size, unsigned int gfp)
+static __alloc_entry void *kmalloc_large(size_t size, unsigned int gfp)
 {
 	unsigned int order = get_order(size);
 	struct page *page;
@@ -88,7 +89,7 @@ static void kfree_large(struct page *page)
 	__free_pages(page, order);
 }
 
-void *kmalloc(size_t size, unsigned int gfp)
+__alloc_entry void *kmalloc(size_t size, unsigned int gfp)
 {
 	void *p;
 
@@ -108,13 +109,13 @@ void *kmalloc(size_t size, unsigned int gfp)
 }
 EXPORT_SYMBOL(kmalloc);
 
-void *kzalloc(size_t size, unsigned int gfp)
+__alloc_entry void *kzalloc(size_t size, unsigned int gfp)
 {
 	return kmalloc(size, gfp | __GFP_ZERO);
 }
 EXPORT_SYMBOL(kzalloc);
 
-void *kcalloc(size_t n, size_t size, unsigned int gfp)
+__alloc_entry void *kcalloc(size_t n, size_t size, unsigned int gfp)
 {
 	size_t bytes;
 
@@ -198,7 +199,7 @@ static size_t rounded_size(size_t size)
 	return PAGE_SIZE << get_order(size);
 }
 
-void *krealloc(const void *p, size_t size, unsigned int gfp)
+__alloc_entry void *krealloc(const void *p, size_t size, unsigned int gfp)
 {
 	size_t old;
 	void *new;

@@ -17,6 +17,7 @@
  * belongs to its owner; its refcount changes atomically.
  */
 #include <kernel/mm.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/memblock.h>
 #include <kernel/kernel.h>
 #include <kernel/printk.h>
@@ -234,7 +235,7 @@ static void prep_new_block(struct page *page, unsigned int order,
 		memset(page_address(page), POISON_ALLOC, PAGE_SIZE << order);
 }
 
-struct page *alloc_pages(unsigned int gfp, unsigned int order)
+__alloc_entry struct page *alloc_pages(unsigned int gfp, unsigned int order)
 {
 	struct page *page = NULL;
 	unsigned long flags;
@@ -261,14 +262,15 @@ struct page *alloc_pages(unsigned int gfp, unsigned int order)
 	return page;
 }
 
-unsigned long __get_free_pages(unsigned int gfp, unsigned int order)
+__alloc_entry unsigned long __get_free_pages(unsigned int gfp,
+					 unsigned int order)
 {
 	struct page *page = alloc_pages(gfp, order);
 
 	return page ? page_addr(page) : 0;
 }
 
-unsigned long get_free_page(unsigned int gfp)
+__alloc_entry unsigned long get_free_page(unsigned int gfp)
 {
 	return __get_free_pages(gfp, 0);
 }

@@ -34,6 +34,7 @@
  * leak collector's hooks run with no slab lock held.
  */
 #include <kernel/slab.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/mm.h>
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
@@ -605,7 +606,7 @@ static __always_inline void *slab_alloc(struct kmem_cache *c, unsigned int gfp)
 	return object_handed_out(c, obj, gfp);
 }
 
-void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
+__alloc_entry void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 {
 	void *obj;
 
@@ -629,7 +630,7 @@ void *kmem_cache_alloc_untracked(struct kmem_cache *c, unsigned int gfp)
 	return slab_alloc(c, gfp);
 }
 
-void *kmem_cache_zalloc(struct kmem_cache *c, unsigned int gfp)
+__alloc_entry void *kmem_cache_zalloc(struct kmem_cache *c, unsigned int gfp)
 {
 	return kmem_cache_alloc(c, gfp | __GFP_ZERO);
 }

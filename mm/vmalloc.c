@@ -14,6 +14,7 @@
  * VM_READY are visible to vfree() and find_vm_area().
  */
 #include <kernel/kernel.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/errno.h>
 #include <kernel/gfp.h>
 #include <kernel/memleak.h>
@@ -76,9 +77,14 @@ static bool insert_area(struct vm_struct *area)
 	return true;
 }
 
-/* A new area of npages pages plus the guard; NULL when out of space. */
-static struct vm_struct *reserve_area(unsigned long npages,
-				      unsigned int flags, const void *caller)
+/*
+ * A new area of npages pages plus the guard; NULL when out of space.
+ * Not inlined into vmalloc_caller() (alloc_text): the leak collector
+ * names this function, not vmalloc()'s caller, for the vm_struct.
+ */
+static __noinline struct vm_struct *reserve_area(unsigned long npages,
+						 unsigned int flags,
+						 const void *caller)
 {
 	struct vm_struct *area = kzalloc(sizeof(*area), GFP_KERNEL);
 	unsigned long irq;
@@ -130,8 +136,12 @@ static void free_page_array(struct page **pages, unsigned long n)
 		__free_pages(pages[i], 0);
 }
 
-/* Fills area->pages with order-0 pages; all or none. */
-static int alloc_area_pages(struct vm_struct *area, unsigned int gfp)
+/*
+ * Fills area->pages with order-0 pages; all or none. Not inlined: see
+ * reserve_area().
+ */
+static __noinline int alloc_area_pages(struct vm_struct *area,
+				       unsigned int gfp)
 {
 	unsigned long n = area->nr_pages;
 
@@ -183,8 +193,14 @@ static void publish_area(struct vm_struct *area)
 	spin_unlock_irqrestore(&vmap_lock, irq);
 }
 
-static void *vmalloc_caller(unsigned long size, unsigned int gfp,
-			    const void *caller)
+/*
+ * In alloc_text (<kernel/alloc_entry.h>), as vmalloc() and vzalloc():
+ * the area's trace starts at their caller. Its own allocations are made
+ * by functions outside it, which their traces name.
+ */
+static __alloc_entry void *vmalloc_caller(unsigned long size,
+					  unsigned int gfp,
+					  const void *caller)
 {
 	unsigned long npages = size_to_pages(size, caller);
 	struct vm_struct *area;
@@ -215,13 +231,13 @@ static void *vmalloc_caller(unsigned long size, unsigned int gfp,
 	return area->addr;
 }
 
-void *vmalloc(unsigned long size)
+__alloc_entry void *vmalloc(unsigned long size)
 {
 	return vmalloc_caller(size, 0, __builtin_return_address(0));
 }
 EXPORT_SYMBOL(vmalloc);
 
-void *vzalloc(unsigned long size)
+__alloc_entry void *vzalloc(unsigned long size)
 {
 	return vmalloc_caller(size, __GFP_ZERO, __builtin_return_address(0));
 }

@@ -33,6 +33,7 @@ struct kallsyms_table {
 	const u32 *names;		/* offsets into strings */
 	const char *strings;
 	u32 strings_size;
+	bool unloaded;			/* a removed module's */
 	struct kallsyms_table *next;	/* the list of added tables */
 };
 
@@ -75,6 +76,17 @@ const char *kallsyms_builtin(struct kallsyms_table *t);
  */
 const char *kallsyms_lookup(unsigned long addr, unsigned long *size,
 			    unsigned long *offset);
+
+/* Room for what kallsyms_snprint() prints. */
+#define KSYM_PRINT_MAX (KSYM_NAME_MAX + 96)
+
+/*
+ * Prints the symbol holding addr into buf as %pS does, "name+0x1c/0x80",
+ * followed for a module by " [module]", and " [module] (unloaded)" for
+ * a removed one whose symbols are still kept. Returns the length, or 0
+ * (buf empty) when no symbol holds addr.
+ */
+int kallsyms_snprint(char *buf, size_t len, unsigned long addr);
 
 /* The address of the first symbol called name; 0 when there is none. */
 unsigned long kallsyms_lookup_name(const char *name);

@@ -145,6 +145,18 @@ void module_print_list(void);
 /* Prints what the boot archive holds (lsmod -a): name, size, description. */
 void module_print_archive(void);
 
+/* Removed modules' symbol tables kept for old traces, the newest ones. */
+#define MODULE_GHOSTS 8
+
+/*
+ * Removed modules' symbols (kernel/module_ghosts.c), module_mutex held:
+ * keep takes k's arrays and keeps them searchable, marked unloaded (the
+ * last few tables only); evict drops those overlapping [base, base +
+ * size), where a new module goes.
+ */
+void module_ghost_keep(const char *name, struct module_ksyms *k);
+void module_ghosts_evict(const void *base, unsigned long size);
+
 /* The boot archive (kernel/module_archive.c): NULL/0 when none. */
 const void *module_archive(size_t *size);
 /* The image of modules/NAME.ko in the archive: 0 or a negative error. */

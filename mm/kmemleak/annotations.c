@@ -9,6 +9,7 @@
  * still wait in one.
  */
 #include <kernel/memleak.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/export.h>
 #include <kernel/printk.h>
 #include "internal.h"
@@ -140,7 +141,8 @@ out:
  * the early log; with the collector running on this CPU (its own
  * allocations) or disabled it is dropped.
  */
-void memleak_untracked_alloc(const void *ptr, size_t size, int min_count)
+__alloc_entry void memleak_untracked_alloc(const void *ptr, size_t size,
+					  int min_count)
 {
 	if (!READ_ONCE(memleak.initialized))
 		do_op(MEMLEAK_OP_ALLOC, ptr, 0, size, min_count);

@@ -29,6 +29,26 @@ struct early_op {
 static struct early_op early_log[CONFIG_DEBUG_MEMLEAK_PREINIT_POINTERS] __initdata;
 static unsigned int early_count __initdata;
 
+/*
+ * The call sites of an early allocation, from the allocator's caller on.
+ * Its own call site, memleak_early_log()'s and that of do_op(), the
+ * only caller of memleak_early_log(), are skipped by count (all three
+ * are not inlined); then the hook's and the allocators' frames, by
+ * memleak_allocator_frames().
+ */
+static unsigned int __init early_trace(unsigned long *entries)
+{
+	/* + 2: memleak_untracked_alloc() and memleak_alloc() */
+	unsigned long sites[MEMLEAK_TRACE_LENGTH + MEMLEAK_ALLOC_FRAMES + 2];
+	unsigned int n, skip;
+
+	n = save_stack_trace(sites, ARRAY_SIZE(sites), 3);
+	skip = memleak_allocator_frames(sites, n);
+	n = min(n - skip, (unsigned int)MEMLEAK_TRACE_LENGTH);
+	memcpy(entries, sites + skip, n * sizeof(*entries));
+	return n;
+}
+
 void __init memleak_early_log(enum memleak_op type, unsigned long ptr,
 			      unsigned long offset, size_t size, int min_count)
 {
@@ -46,8 +66,7 @@ void __init memleak_early_log(enum memleak_op type, unsigned long ptr,
 	op->size = size;
 	op->min_count = min_count;
 	if (type == MEMLEAK_OP_ALLOC)
-		op->nr_entries = save_stack_trace(op->entries,
-						  MEMLEAK_TRACE_LENGTH, 3);
+		op->nr_entries = early_trace(op->entries);
 }
 
 static void __init replay_op(const struct early_op *op)

@@ -28,6 +28,12 @@
 #include <kernel/types.h>
 
 #define MEMLEAK_TRACE_LENGTH CONFIG_DEBUG_MEMLEAK_TRACE_LENGTH
+/*
+ * Allocator frames (<kernel/alloc_entry.h>) a capture may find above
+ * the hook and drop, beyond the MEMLEAK_TRACE_LENGTH it keeps: kzalloc
+ * -> kmalloc, vzalloc -> vmalloc_caller are 2; the rest is a margin.
+ */
+#define MEMLEAK_ALLOC_FRAMES 4
 /* Allocations each CPU keeps in its log before they become blocks. */
 #define MEMLEAK_PENDING_ALLOCS 16
 #define MEMLEAK_COMM_LEN 16
@@ -239,6 +245,9 @@ void memleak_trace_put(struct memleak_trace *t);
  * reference taken; NULL when out of memory.
  */
 struct memleak_trace *memleak_intern_trace(struct memleak_trace *key);
+/* How many of the n call sites at the start of sites are the allocators'. */
+unsigned int memleak_allocator_frames(const unsigned long *sites,
+				      unsigned int n);
 
 /* aliases.c: the set for blocks of size bytes (NULL: none). */
 extern const struct memleak_offset __memleak_offsets_start[];

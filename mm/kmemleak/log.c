@@ -10,6 +10,7 @@
  * off and before memleak_lock (see tracking.c for the rest of the order).
  */
 #include <kernel/memleak.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/init.h>
 #include <kernel/smp.h>
 #include <kernel/stackchain.h>
@@ -49,20 +50,27 @@
  */
 
 /*
+ * The frame records a context keeps: the trace's, and before them those
+ * of the allocators (<kernel/alloc_entry.h>), which its trace leaves out.
+ */
+#define CHAIN_LENGTH (MEMLEAK_TRACE_LENGTH + MEMLEAK_ALLOC_FRAMES)
+
+/*
  * Who allocated and from where, shared by the entries that agree: a
  * CPU allocating in a loop finds its context unchanged in the last one
- * (no task switch since, the same frame records: see
- * stack_chain_unchanged()) and neither copies the identity nor walks the
- * stack again. A chain shorter than MEMLEAK_TRACE_LENGTH is never
- * matched (fps[0] is then 0).
+ * (no task switch since, the same frame records: see chain_unchanged())
+ * and neither copies the identity nor walks the stack again.
  */
 struct pending_ctx {
 	u64 switches;		/* task_switch_count[] of its CPU */
 	int pid;
-	u16 nr_entries;
+	u16 nr_entries;		/* records in rets[] and fps[] */
+	u8 skip;		/* the first ones, the allocators': untraced */
+	u8 checked;		/* those chain_unchanged() compares */
+	bool ended;		/* the chain ended before a full trace */
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
-	unsigned long rets[MEMLEAK_TRACE_LENGTH];	/* save_stack_chain() */
-	unsigned long fps[MEMLEAK_TRACE_LENGTH];	/* save_stack_chain() */
+	unsigned long rets[CHAIN_LENGTH];	/* save_stack_chain() */
+	unsigned long fps[CHAIN_LENGTH];	/* save_stack_chain() */
 };
 
 struct pending_alloc {
@@ -172,12 +180,12 @@ void __init memleak_init_logs(void)
 /* The stored trace of context c, with a reference taken; NULL on OOM. */
 static struct memleak_trace *intern_context(const struct pending_ctx *c)
 {
-	struct memleak_trace key = { .pid = c->pid,
-				     .nr_entries = c->nr_entries };
+	unsigned int n = min(c->nr_entries - c->skip, MEMLEAK_TRACE_LENGTH);
+	struct memleak_trace key = { .pid = c->pid, .nr_entries = n };
 
 	memcpy(key.comm, c->comm, sizeof(key.comm));
-	for (unsigned int i = 0; i < c->nr_entries; i++)
-		key.entries[i] = stack_chain_call_site(c->rets[i]);
+	for (unsigned int i = 0; i < n; i++)
+		key.entries[i] = stack_chain_call_site(c->rets[c->skip + i]);
 	return memleak_intern_trace(&key);
 }
 
@@ -325,6 +333,22 @@ static inline struct pending_ctx *free_context_slot(struct pending_log *log,
 }
 
 /*
+ * How many of the n records c has read lie in the allocators: their
+ * frames are dropped when the trace is taken, so that it starts at the
+ * allocator's caller.
+ */
+static unsigned int allocator_records(const struct pending_ctx *c,
+				      unsigned int n)
+{
+	unsigned long sites[MEMLEAK_ALLOC_FRAMES];
+
+	n = min(n, (unsigned int)MEMLEAK_ALLOC_FRAMES);
+	for (unsigned int i = 0; i < n; i++)
+		sites[i] = stack_chain_call_site(c->rets[i]);
+	return memleak_allocator_frames(sites, n);
+}
+
+/*
  * The context of an allocation that does not match the last one: a free
  * slot, with the identity (the last context's when no task switch came
  * in between) and a walk of the stack from fp.
@@ -350,11 +374,46 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 	}
 	c->switches = switches;
 	log->last_ctx = c;
-	c->nr_entries = save_stack_chain(fp, c->rets, c->fps,
-					 MEMLEAK_TRACE_LENGTH);
-	if (c->nr_entries < MEMLEAK_TRACE_LENGTH)
-		c->fps[0] = 0;
+	c->nr_entries = save_stack_chain(fp, c->rets, c->fps, CHAIN_LENGTH);
+	if (!c->nr_entries)
+		c->fps[0] = 0;	/* never matched */
+	c->skip = allocator_records(c, c->nr_entries);
+	/* Records past the trace's last do not change it. */
+	c->checked = min(c->nr_entries, c->skip + MEMLEAK_TRACE_LENGTH);
+	c->ended = c->nr_entries < c->skip + MEMLEAK_TRACE_LENGTH;
 	return c;
+}
+
+/*
+ * True when the records of c that make its trace (fps[0] a live frame
+ * of this stack) still hold the same words, so that a walk would give
+ * the same trace: each one its return address and the link to the next.
+ * A chain that ended before the trace was full matches only when it
+ * still ends at a saved frame pointer of 0, as the chains of threads and
+ * of the boot stack do: only then a new walk surely stops there too.
+ * Inline and unrolled, as stack_chain_unchanged(): the collector runs it
+ * on every allocation.
+ */
+static __always_inline bool chain_unchanged(const struct pending_ctx *c)
+{
+	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
+	const unsigned long *words = (const unsigned long *)c->fps[0];
+	const unsigned int n = c->checked;
+
+#pragma GCC unroll 16
+	for (unsigned int i = 0; i < CHAIN_LENGTH; i++) {
+		unsigned long caller_fp;
+
+		if (words[layout.return_address] != c->rets[i])
+			return false;
+		caller_fp = words[layout.saved_fp];
+		if (i + 1 >= n || i + 1 == CHAIN_LENGTH)
+			return !c->ended || caller_fp == 0;
+		if (caller_fp != c->fps[i + 1])
+			return false;
+		words = (const unsigned long *)caller_fp;
+	}
+	return false;
 }
 
 /* The last context, when the allocation now at fp shares it; else NULL. */
@@ -364,7 +423,7 @@ same_context(struct pending_log *log, unsigned long fp, u64 switches)
 	struct pending_ctx *c = log->last_ctx;
 
 	if (!c || c->switches != switches || c->fps[0] != fp ||
-	    !stack_chain_unchanged(c->rets, c->fps, MEMLEAK_TRACE_LENGTH))
+	    !chain_unchanged(c))
 		return NULL;
 	return c;
 }
@@ -389,12 +448,14 @@ static __always_inline struct pending_log *hook_log(unsigned int *cpu)
 
 /*
  * The allocators' hook: the allocation goes to this CPU's log, with
- * its context (thread and backtrace). Not inlined: the backtrace starts
- * at this function's frame, whose return address is the allocator's
- * call site. Nothing here allocates or frees, so this CPU need not be
- * marked as inside the collector unless the log is full.
+ * its context (thread and backtrace). Not inlined: the walk starts at
+ * this function's frame, whose return address is in the allocator, and
+ * the allocators' records are then left out of the trace
+ * (allocator_records()). Nothing here allocates or frees, so this CPU
+ * need not be marked as inside the collector unless the log is full.
  */
-__noinline void memleak_alloc(const void *ptr, size_t size, int min_count)
+__alloc_entry __noinline void memleak_alloc(const void *ptr, size_t size,
+					    int min_count)
 {
 	unsigned long flags, fp;
 	struct pending_log *log;

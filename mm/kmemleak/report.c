@@ -8,8 +8,8 @@
  *       6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b  kkkkkkkkkkkkkkkk
  *       ...
  *     backtrace:
- *       [<40104a2c>] kmalloc+0x30/0x90
- *       [<4010c1f0>] leaktest_orphans+0x24/0x80
+ *       [<4010c1f0>] lt_kmalloc+0x18/0x80
+ *       [<4010c3b4>] setup_orphans+0x18/0x218
  *
  * What is printed about a block is copied under memleak_lock, then
  * printed without it (the console is slow).
@@ -26,6 +26,18 @@
 
 #define HEX_DUMP_BYTES 32
 #define HEX_ROW_BYTES 16
+
+/*
+ * A code address as a frame of a report: "name+0x../0x..", with
+ * " [module]" for a module's (" (unloaded)" once it is removed: its
+ * names are kept, kernel/module_ghosts.c), or the bare address.
+ */
+static const char *frame_text(unsigned long pc, char *buf, size_t len)
+{
+	if (!kallsyms_snprint(buf, len, pc))
+		snprintf(buf, len, "0x%08lx", pc);
+	return buf;
+}
 
 /* A copy of what is printed about a block, taken under memleak_lock. */
 struct block_snapshot {
@@ -85,6 +97,7 @@ static void print_age(unsigned long j)
 static void print_snapshot(const struct block_snapshot *s)
 {
 	const struct memleak_trace *t = s->trace;
+	char frame[KSYM_PRINT_MAX];
 
 	printk("unreferenced object 0x%08lx (size %zu):\n", s->start, s->size);
 	printk("  comm \"%s\", pid %d, jiffies %lu (age ", t->comm, t->pid,
@@ -96,8 +109,8 @@ static void print_snapshot(const struct block_snapshot *s)
 						(unsigned int)HEX_ROW_BYTES));
 	printk("  backtrace:\n");
 	for (unsigned int i = 0; i < t->nr_entries; i++)
-		printk("    [<%08lx>] %pS\n", t->entries[i],
-		       (void *)t->entries[i]);
+		printk("    [<%08lx>] %s\n", t->entries[i],
+		       frame_text(t->entries[i], frame, sizeof(frame)));
 }
 
 /* For the collector itself (orphan freeing); memleak_lock held. */
@@ -160,12 +173,6 @@ unsigned long memleak_print_suspects(void)
 
 #define DIGEST_SITES 32
 
-/* Frames of the allocators themselves, skipped to find the caller. */
-static const char *const allocator_frames[] = {
-	"kmalloc", "kzalloc", "kcalloc", "krealloc", "kmem_cache_alloc",
-	"kmem_cache_zalloc", "vmalloc", "vzalloc", "vmalloc_caller",
-};
-
 struct digest_site {
 	unsigned long pc;		/* the allocator's caller; 0: other sites */
 	enum memleak_tier tier;
@@ -177,23 +184,13 @@ struct digest {
 	unsigned int nr;
 };
 
-static bool in_allocator(unsigned long pc)
-{
-	const char *name = kallsyms_lookup(pc, NULL, NULL);
-
-	for (unsigned int i = 0; name && i < ARRAY_SIZE(allocator_frames); i++)
-		if (strcmp(name, allocator_frames[i]) == 0)
-			return true;
-	return false;
-}
-
-/* The first frame of t outside the allocators: where the leak was made. */
+/*
+ * Where the leak was made: the first frame, the allocator's caller (the
+ * allocators' own frames are never in a trace: memleak_allocator_frames()).
+ */
 static unsigned long allocation_site(const struct memleak_trace *t)
 {
-	for (unsigned int i = 0; i < t->nr_entries; i++)
-		if (!in_allocator(t->entries[i]))
-			return t->entries[i];
-	return t->nr_entries ? t->entries[t->nr_entries - 1] : 0;
+	return t->nr_entries ? t->entries[0] : 0;
 }
 
 static void add_to_digest(struct memleak_block *b, void *ctx)
@@ -225,10 +222,12 @@ static const char *const tier_names[MEMLEAK_NR_TIERS][2] = {
 
 static void print_site(const struct digest_site *s)
 {
+	char frame[KSYM_PRINT_MAX];
+
 	printk("memleak: %lu %s, %lu bytes, from ", s->blocks,
 	       tier_names[s->tier][s->blocks != 1], s->bytes);
 	if (s->pc)
-		printk("%pS\n", (void *)s->pc);
+		printk("%s\n", frame_text(s->pc, frame, sizeof(frame)));
 	else
 		printk("other places\n");
 }

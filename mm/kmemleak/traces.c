@@ -1,6 +1,7 @@
 /*
  * The leak collector's traces: where and by whom blocks were allocated
- * (thread name, pid, frame-pointer backtrace). Many blocks share one
+ * (thread name, pid, frame-pointer backtrace from the allocator's
+ * caller on, memleak_allocator_frames()). Many blocks share one
  * context, so each is stored once, in a hash table, and counted; the
  * 32 let go of last stay hashed for the next allocation from the same
  * place.
@@ -8,6 +9,7 @@
  * Locking: memleak_lock, held by the callers of everything here.
  */
 #include <kernel/memleak.h>
+#include <kernel/alloc_entry.h>
 #include <kernel/errno.h>
 #include <kernel/slab.h>
 #include "internal.h"
@@ -15,6 +17,22 @@
 #define TRACE_HASH_SIZE 1024
 static struct memleak_trace *trace_hash[TRACE_HASH_SIZE];
 static struct kmem_cache *trace_cache;
+
+/*
+ * A trace starts at the allocator's caller: the hook's capture drops the
+ * allocators' own frames, which all lie in the alloc_text section. Only
+ * leading ones: an allocator further up (a callback of the caller's) is
+ * part of the story.
+ */
+unsigned int memleak_allocator_frames(const unsigned long *sites,
+				      unsigned int n)
+{
+	unsigned int i = 0;
+
+	while (i < n && in_alloc_text(sites[i]))
+		i++;
+	return i;
+}
 
 int memleak_traces_init(void)
 {

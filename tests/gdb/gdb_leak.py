@@ -31,7 +31,7 @@ def check_gdb_report(k, block):
                     r'  comm "[^"]*", pid \d+, jiffies \d+ \(age \d+\.\d{3}s\)'
                     r"\n  hex dump \(first 32 bytes\):\n"
                     r"(    (00 ){16} \.{16}\n){2}  backtrace:\n"
-                    r"    \[<[0-9a-f]{8}>\] kmalloc\+0x", entry):
+                    r"    \[<[0-9a-f]{8}>\] (?!kmalloc)\S", entry):
         raise ScenarioFailure("memleak-scan's entry is not in the kernel's "
                               "report format:\n" + entry[:600])
     if not re.search(r"^memleak: \d+ new suspected memory leaks "
@@ -52,7 +52,8 @@ def check_waiting(k):
     dump = gdb.execute("memleak-dump 0x%x" % (p + 8), to_string=True)
     log("(gdb) memleak-dump\n" + dump)
     if not re.match(r"block 0x%08x-0x%08x \(size 40\) waits in CPU \d+'s "
-                    r"log" % (p, p + 39), dump) or "kmalloc+0x" not in dump:
+                    r"log" % (p, p + 39), dump) or "kmalloc+0x" in dump or \
+            not re.search(r"^ +\[<[0-9a-f]{8}>\] ", dump, re.M):
         raise ScenarioFailure("memleak-dump does not describe the waiting "
                               "allocation:\n" + dump)
     k.kfree(p)

@@ -9,7 +9,6 @@ six. module_unload() runs its exit and frees the module: its data is no
 longer a root, and the next scan reports the ten elements as well; its
 alias is gone for blocks allocated afterwards.
 """
-import gdb
 
 from kleakgdb import kcall, memleak
 from kleakgdb.util import symbol_value, ulong
@@ -17,22 +16,11 @@ from kleakgdb.util import symbol_value, ulong
 ELEM_SIZE, ELEM_ALIAS = 204, 100
 
 
-# The allocator functions a block's backtrace starts with when the
-# module itself asked for it (not, say, vmalloc for its page array).
-ENTRIES = ("kmalloc", "kmem_cache_alloc", "vmalloc", "vmalloc_caller")
-
-
-def function_name(pc):
-    block = gdb.block_for_pc(pc)
-    while block is not None and block.function is None:
-        block = block.superblock
-    return block.function.name if block is not None else None
-
 
 def module_blocks(k, before):
     """New blocks the module's code asked an allocator for directly: the
-    frames before the first one outside the kernel's text (the module's)
-    are all allocator entry points."""
+    first frame (the allocator's caller: traces leave the allocators out)
+    is outside the kernel's text, in the module."""
     text = (ulong(symbol_value("__text_start").address),
             ulong(symbol_value("__text_end").address))
     found = []
@@ -40,13 +28,10 @@ def module_blocks(k, before):
     for b in memleak.all_blocks():
         if b.start in before or not b.has("ALLOCATED"):
             continue
-        for pc in b.trace()["entries"]:
-            if not text[0] <= pc < text[1]:
-                k.sizes[b.start] = b.size
-                found.append(b)
-                break
-            if function_name(pc) not in ENTRIES:
-                break
+        entries = b.trace()["entries"]
+        if entries and not text[0] <= entries[0] < text[1]:
+            k.sizes[b.start] = b.size
+            found.append(b)
     return found
 
 

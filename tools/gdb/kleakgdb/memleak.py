@@ -9,15 +9,12 @@ import gdb
 
 from . import kcall, source
 from .threads import all_threads, on_cpu
-from .util import (KleakError, byte_order, c_string, function_file,
-                   has_symbol, hex_dump, list_entries, parse_int, read_bytes,
+from .util import (KleakError, byte_order, c_string, has_symbol, hex_dump, list_entries, parse_int, read_bytes,
                    read_word, struct_at, struct_type, symbol_value,
                    symbolize, ulong, word_size)
 
 HEADER = "mm/kmemleak/internal.h"
 HEX_DUMP_BYTES = 32
-ALLOCATOR_FILES = ("mm/slab.c", "mm/kmalloc.c", "mm/vmalloc.c",
-                   "mm/page_alloc.c", "mm/kmemleak/log.c", "kernel/stacktrace.c")
 
 
 def flag(name):
@@ -109,13 +106,12 @@ def read_trace(addr):
 
 
 def caller(trace):
-    """The first backtrace entry outside the allocators and the collector."""
+    """The allocator's caller: the first backtrace entry. The kernel drops
+    the allocators' frames (between __start_alloc_text and
+    __stop_alloc_text, <kernel/alloc_entry.h>) when it takes a trace."""
     if not trace or not trace["entries"]:
         return None
-    for pc in trace["entries"]:
-        if not function_file(pc).endswith(ALLOCATOR_FILES):
-            return pc
-    return trace["entries"][-1]
+    return trace["entries"][0]
 
 
 def state():
@@ -153,11 +149,15 @@ def pending_allocs():
                 continue            # cancelled by a free
             c = a["ctx"].dereference()
             nr = min(int(c["nr_entries"]), c["rets"].type.range()[1] + 1)
+            # The first skip records are the allocators' (log.c): as the
+            # trace the kernel will intern, from the caller on.
+            skip = int(c["skip"])
+            length = struct_type("memleak_trace")["entries"].type.range()[1] + 1
             found.append({"start": ~inv & mask, "size": int(a["size"]),
                           "cpu": cpu, "comm": c_string(c["comm"]),
                           "pid": int(c["pid"]),
                           "entries": [call_site(ulong(c["rets"][j]))
-                                      for j in range(nr)]})
+                                      for j in range(skip, nr)][:length]})
     return found
 
 
