@@ -84,8 +84,35 @@ def check_seed(tap, arch, k):
     tap.ok(len(elems) == 10 and set(orphans) <= set(after) and len(after) == 16,
            "%s: after rmmod the 10 list elements are reported too" % arch, out)
     tap.ok(summary(out) == (10, 16), "%s: summary 10 new (16 total)" % arch, out)
+    check_seed_digest(tap, arch, out, sum(int(s) for _, s in after))
     out = k.command("memleak clear")
     tap.ok("16 reported blocks cleared" in out, "%s: memleak clear" % arch, out)
+
+
+TIERS = re.compile(r"^memleak: leak summary: direct (\d+) blocks? \((\d+) bytes\), "
+                   r"indirect (\d+) blocks? \((\d+) bytes\), possibly lost (\d+) "
+                   r"blocks? \((\d+) bytes\)$", re.M)
+SITE = re.compile(r"^memleak: (\d+) direct leaks?, (\d+) bytes, from (\S+) (.*)$", re.M)
+
+
+def check_seed_digest(tap, arch, out, total_bytes):
+    """The seed's 16 leaks after rmmod: all direct (list_del() poisoned
+    the elements' links), grouped by the 7 allocation sites of the
+    module's init, still named after the module is gone."""
+    m = TIERS.search(out)
+    tiers = tuple(int(g) for g in m.groups()) if m else None
+    tap.ok(tiers == (16, total_bytes, 0, 0, 0, 0),
+           "%s: seed module: 16 direct leaks, %d bytes, none indirect or "
+           "possibly lost" % (arch, total_bytes), out)
+    sites = SITE.findall(out)
+    counts = sorted(int(n) for n, _, _, _ in sites)
+    tap.ok(counts == [1, 1, 1, 1, 1, 1, 10] and
+           sum(int(b) for _, b, _, _ in sites) == total_bytes and
+           all(re.match(r"memleak_test_init\+0x[0-9a-f]+/0x[0-9a-f]+$", f) and
+               rest == "[memleak_test] (unloaded)" for _, _, f, rest in sites) and
+           len(set(f for _, _, f, _ in sites)) == 7,
+           "%s: seed module: the digest has its 7 sites in memleak_test_init "
+           "[memleak_test], the list's 10 elements as one" % arch, out)
 
 
 def check_modtest(tap, arch, k):
