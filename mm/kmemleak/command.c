@@ -74,25 +74,26 @@ static int run_scan(void)
 	return err;
 }
 
-/* 'memleak': every suspect, the summary by tier and the digest by site. */
-static int report_all(void)
+static int scan_and_list(void (*print_after)(void))
 {
 	if (run_scan())
 		return 1;
 	memleak_print_suspects();
-	print_summary();
+	print_after();
 	return 0;
+}
+
+/* 'memleak': every suspect, the summary by tier and the digest by site. */
+static int report_all(void)
+{
+	return scan_and_list(print_summary);
 }
 
 /* 'memleak list': only the per-block list, as Linux's debugfs file. */
 static int cmd_list(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	if (run_scan())
-		return 1;
-	memleak_print_suspects();
-	print_counts();
-	return 0;
+	return scan_and_list(print_counts);
 }
 
 /* 'memleak scan': a scan and its summary; with an argument, background scans. */
