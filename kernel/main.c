@@ -10,7 +10,7 @@
 #include <kernel/shell.h>
 #include <kernel/string.h>
 #include <kernel/version.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 bool test_mode;
 

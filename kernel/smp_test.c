@@ -18,7 +18,7 @@
 #include <kernel/time.h>
 #include <kernel/vmalloc.h>
 #include <kernel/wait.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 /* How long a test waits for something another CPU does. */
 #define WAIT_POLLS 1000		/* of 1 ms */

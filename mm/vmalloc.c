@@ -25,7 +25,7 @@
 #include <kernel/string.h>
 #include <kernel/vmalloc.h>
 #include <kernel/export.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 #define VMALLOC_WINDOW (VMALLOC_END - VMALLOC_START)
 

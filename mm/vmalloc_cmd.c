@@ -9,7 +9,7 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include <kernel/vmalloc.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 #define VMTEST_USAGE \
 	"guard|null|nullcall|alloc SIZE|free ADDR|walk ADDR|bench PAGES"

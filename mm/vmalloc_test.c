@@ -13,7 +13,7 @@
 #include <kernel/slab.h>
 #include <kernel/string.h>
 #include <kernel/vmalloc.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 #define PROBE_MAX_ORDER 20	/* 4 GiB: more than any RAM we boot with */
 #define SPAN_SIZE (4UL << 20)	/* what one page-table page covers */

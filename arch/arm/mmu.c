@@ -6,8 +6,9 @@
  *
  * The linear map of RAM and the devices use 1 MiB sections in the
  * static first-level table, so paging_init() needs no page allocator.
- * Pages mapped later (vmalloc) use 256-entry second-level tables of
- * 1 KiB: one page from the page allocator holds four of them and serves
+ * Pages mapped later (vmalloc) go through the generic walker,
+ * mm/pgtable.c, over <asm/pgtable.h> and the few functions at the end
+ * of this file; they use 256-entry second-level tables of 1 KiB: one page from the page allocator holds four of them and serves
  * the four first-level entries of an aligned 4 MiB span, so that a
  * table page covers 4 MiB as on i386 and no sub-page allocator is
  * needed. Table pages are never freed (128 at most cover the vmalloc
@@ -19,53 +20,16 @@
  * (TTBR0 flags), which Cortex-A15 keeps coherent with the data cache:
  * a DSB after writing a descriptor is enough, no cache cleaning.
  *
- * One lock, pgtable_lock, guards the tables; the page allocator is only
- * called with it released.
+ * Locking: the boot map is built before any other CPU runs; later
+ * changes hold mm/pgtable.c's pgtable_lock.
  */
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
 #include <kernel/bootinfo.h>
-#include <kernel/errno.h>
-#include <kernel/gfp.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
-#include <kernel/spinlock.h>
-#include <asm/mmu.h>
-
-/* First-level descriptors. */
-#define L1_TYPE_MASK	3u
-#define L1_FAULT	0u
-#define L1_TABLE	1u
-#define L1_SECTION_BIT	2u	/* 0b1x: section; bit 0 is then PXN */
-#define SECT_B		(1u << 2)
-#define SECT_C		(1u << 3)
-#define SECT_XN		(1u << 4)
-#define SECT_AP0	(1u << 10)	/* AP[1:0] = 01: PL1 only */
-#define SECT_TEX1	(1u << 12)
-#define SECT_AP2	(1u << 15)	/* read-only */
-#define SECT_S		(1u << 16)
-#define SECT_SUPER	(1u << 18)
-#define SECTION_SHIFT	20
-#define SECTION_SIZE	(1UL << SECTION_SHIFT)
-#define SECTION_MASK	0xfff00000u
-#define SUPER_MASK	0xff000000u
-#define L1_ENTRIES	4096
-#define L1_TABLE_ADDR	0xfffffc00u
-
-/* Second-level descriptors. */
-#define L2_XN		(1u << 0)
-#define L2_SMALL	(1u << 1)
-#define L2_LARGE	1u
-#define L2_B		(1u << 2)
-#define L2_C		(1u << 3)
-#define L2_AP0		(1u << 4)
-#define L2_TEX1		(1u << 6)
-#define L2_AP2		(1u << 9)
-#define L2_S		(1u << 10)
-#define L2_ENTRIES	256
-#define L2_TABLE_SIZE	(L2_ENTRIES * 4)
-#define L2_PER_PAGE	(PAGE_SIZE / L2_TABLE_SIZE)
-#define LARGE_MASK	0xffff0000u
+#include <asm/cacheflush.h>
+#include <asm/pgtable.h>
 
 /* Control registers. */
 #define SCTLR_M		(1u << 0)
@@ -89,7 +53,6 @@
 #define DEVICE_END	0x0a200000UL
 
 static u32 l1_table[L1_ENTRIES] __aligned(16384) __memleak_noscan;
-static DEFINE_SPINLOCK(pgtable_lock);
 static bool mmu_on;
 
 #define cp15_read(op1, crn, crm, op2) ({                                  \
@@ -111,21 +74,6 @@ static inline void isb(void)
 	__asm__ __volatile__("isb" : : : "memory");
 }
 
-static inline unsigned int l1_index(unsigned long virt)
-{
-	return virt >> SECTION_SHIFT;
-}
-
-static inline unsigned int l2_index(unsigned long virt)
-{
-	return (virt >> PAGE_SHIFT) & (L2_ENTRIES - 1);
-}
-
-static inline u32 *l1_entry_table(u32 l1)
-{
-	return __va(l1 & L1_TABLE_ADDR);
-}
-
 /* Section bits for map flags: RAM normal WBWA shareable, devices XN. */
 static u32 section_bits(unsigned int flags)
 {
@@ -139,22 +87,6 @@ static u32 section_bits(unsigned int flags)
 		bits |= SECT_AP2;
 	if (!(flags & MAP_EXEC))
 		bits |= SECT_XN;
-	return bits;
-}
-
-/* Small-page bits for map flags, with the same meaning as above. */
-static u32 small_page_bits(unsigned int flags)
-{
-	u32 bits = L2_SMALL | L2_AP0;
-
-	if (flags & MAP_DEVICE)
-		bits |= L2_B | L2_XN;
-	else
-		bits |= L2_TEX1 | L2_C | L2_B | L2_S;
-	if (!(flags & MAP_WRITE))
-		bits |= L2_AP2;
-	if (!(flags & MAP_EXEC))
-		bits |= L2_XN;
 	return bits;
 }
 
@@ -317,182 +249,39 @@ bool paging_enabled(void)
 	return mmu_on;
 }
 
-/* A section of the linear map cannot take small pages. */
-static int check_not_section(unsigned long virt, u32 l1)
+u32 *pgd_entry(unsigned long virt)
 {
-	if (!(l1 & L1_SECTION_BIT))
-		return 0;
-	printk("map_pages: 0x%08lx is inside a 1 MiB section\n", virt);
-	return -EEXIST;
+	return &l1_table[l1_index(virt)];
 }
 
 /* Points every empty entry of virt's 4 MiB span at a quarter of page. */
-static bool install_table_page(unsigned long virt, phys_addr_t page)
+void pgd_install_table(unsigned long virt, phys_addr_t table_page)
 {
 	u32 *span = &l1_table[ALIGN_DOWN(l1_index(virt), L2_PER_PAGE)];
 
-	if (l1_table[l1_index(virt)] != L1_FAULT)
-		return false;
 	for (unsigned int i = 0; i < L2_PER_PAGE; i++)
 		if (span[i] == L1_FAULT)
-			span[i] = (u32)(page + i * L2_TABLE_SIZE) | L1_TABLE;
+			span[i] = (u32)(table_page + i * L2_TABLE_SIZE) |
+				  L1_TABLE;
 	/* Invalid entries are never held in the TLB: a DSB is enough. */
 	dsb();
-	return true;
 }
 
 /*
- * Makes sure a second-level table covers virt, allocating a table page
- * with pgtable_lock released. Returns 0, -ENOMEM or -EEXIST (section).
+ * Sends the page's TLB invalidation to every CPU of the inner-shareable
+ * domain (TLBIMVAAIS: all ASIDs, our mappings are global).
  */
-static int ensure_table(unsigned long virt)
+void flush_tlb_kernel_page(unsigned long virt)
 {
-	u32 l1 = READ_ONCE(l1_table[l1_index(virt)]);
-	struct page *page;
-	unsigned long flags;
-	bool installed;
-
-	if (l1 != L1_FAULT)
-		return check_not_section(virt, l1);
-	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
-	if (!page)
-		return -ENOMEM;
-	flags = spin_lock_irqsave(&pgtable_lock);
-	installed = install_table_page(virt, page_to_phys(page));
-	spin_unlock_irqrestore(&pgtable_lock, flags);
-	if (installed)
-		mod_page_state(NR_PAGETABLE_PAGES, 1);
-	else
-		__free_pages(page, 0);
-	return check_not_section(virt, READ_ONCE(l1_table[l1_index(virt)]));
-}
-
-/* Fills n entries of one second-level table, all or none; lock held. */
-static int fill_ptes(unsigned long virt, phys_addr_t phys, unsigned long n,
-		     u32 bits)
-{
-	u32 *table = l1_entry_table(l1_table[l1_index(virt)]);
-	unsigned int first = l2_index(virt);
-
-	for (unsigned long i = 0; i < n; i++) {
-		if (table[first + i] != 0) {
-			printk("map_pages: 0x%08lx is already mapped\n",
-			       virt + i * PAGE_SIZE);
-			return -EEXIST;
-		}
-	}
-	for (unsigned long i = 0; i < n; i++)
-		table[first + i] = (u32)(phys + i * PAGE_SIZE) | bits;
-	dsb();
-	isb();
-	return 0;
-}
-
-static int check_map_args(unsigned long virt, phys_addr_t phys,
-			  unsigned long npages, unsigned int flags)
-{
-	unsigned long last = virt + (npages - 1) * PAGE_SIZE;
-
-	if (!IS_ALIGNED(virt, PAGE_SIZE) || !IS_ALIGNED(phys, PAGE_SIZE) ||
-	    npages == 0 || npages > (~0UL >> PAGE_SHIFT) ||
-	    (flags & ~MAP_FLAGS_ALL) || last < virt ||
-	    phys + (phys_addr_t)npages * PAGE_SIZE > (1ULL << 32)) {
-		printk("map_pages: bad arguments virt 0x%08lx phys 0x%08llx "
-		       "npages %lu flags %#x\n", virt, phys, npages, flags);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int map_pages(unsigned long virt, phys_addr_t phys, unsigned long npages,
-	      unsigned int flags)
-{
-	unsigned long done = 0;
-	int err = check_map_args(virt, phys, npages, flags);
-
-	while (!err && done < npages) {
-		unsigned long v = virt + done * PAGE_SIZE;
-		unsigned long n = min(npages - done, L2_ENTRIES - l2_index(v));
-		unsigned long irq;
-
-		err = ensure_table(v);
-		if (err)
-			break;
-		irq = spin_lock_irqsave(&pgtable_lock);
-		err = fill_ptes(v, phys + done * PAGE_SIZE, n,
-				small_page_bits(flags));
-		spin_unlock_irqrestore(&pgtable_lock, irq);
-		if (!err)
-			done += n;
-	}
-	if (err && done)
-		unmap_pages(virt, done);
-	return err;
-}
-
-/*
- * Clears the entry of one page and sends its TLB invalidation to every
- * CPU of the inner-shareable domain (TLBIMVAAIS: all ASIDs, our
- * mappings are global); lock held.
- */
-static void unmap_one(unsigned long virt)
-{
-	u32 l1 = l1_table[l1_index(virt)];
-	u32 *pte;
-
-	if ((l1 & L1_TYPE_MASK) != L1_TABLE) {
-		printk("unmap_pages: 0x%08lx is not in a page table\n", virt);
-		return;
-	}
-	pte = &l1_entry_table(l1)[l2_index(virt)];
-	if (*pte == 0) {
-		printk("unmap_pages: 0x%08lx was not mapped\n", virt);
-		return;
-	}
-	*pte = 0;
 	dsb();				/* the walker sees the entry gone */
 	cp15_write(0, c8, c3, 3, virt & PAGE_MASK);	/* TLBIMVAAIS */
 }
 
-void unmap_pages(unsigned long virt, unsigned long npages)
+/* The broadcast invalidations are done everywhere before anyone goes on. */
+void flush_tlb_kernel_range(unsigned long virt, unsigned long npages)
 {
-	unsigned long flags;
-
-	if (!IS_ALIGNED(virt, PAGE_SIZE)) {
-		printk("unmap_pages: 0x%08lx is not page aligned\n", virt);
-		return;
-	}
-	flags = spin_lock_irqsave(&pgtable_lock);
-	for (unsigned long i = 0; i < npages; i++)
-		unmap_one(virt + i * PAGE_SIZE);
+	(void)virt, (void)npages;
 	cp15_write(0, c7, c1, 6, 0);	/* BPIALLIS: old targets are stale */
-	/* The invalidations are done everywhere before anyone goes on. */
 	dsb();
 	isb();
-	spin_unlock_irqrestore(&pgtable_lock, flags);
-}
-
-static phys_addr_t walk_l2(u32 l1, unsigned long virt)
-{
-	u32 pte = READ_ONCE(l1_entry_table(l1)[l2_index(virt)]);
-
-	if (pte & L2_SMALL)
-		return (pte & PAGE_MASK) | (virt & ~PAGE_MASK);
-	if ((pte & 3) == L2_LARGE)
-		return (pte & LARGE_MASK) | (virt & ~LARGE_MASK);
-	return PHYS_ADDR_INVALID;
-}
-
-phys_addr_t virt_to_phys_walk(unsigned long virt)
-{
-	u32 l1 = READ_ONCE(l1_table[l1_index(virt)]);
-
-	if (l1 & L1_SECTION_BIT) {
-		if (l1 & SECT_SUPER)
-			return (l1 & SUPER_MASK) | (virt & ~SUPER_MASK);
-		return (l1 & SECTION_MASK) | (virt & ~SECTION_MASK);
-	}
-	if ((l1 & L1_TYPE_MASK) == L1_TABLE)
-		return walk_l2(l1, virt);
-	return PHYS_ADDR_INVALID;
 }

@@ -8,7 +8,7 @@
 #include <kernel/arch.h>
 #include <kernel/ktest.h>
 #include <kernel/vmalloc.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 #define SECTION_ATTRS	0x0001fc1fu	/* S, AP2, TEX, AP, XN, C, B, type */
 #define RAM_SECTION	0x0001140eu	/* S, TEX=001, AP=01, C, B, section */

@@ -7,14 +7,15 @@
 #include <kernel/errno.h>
 #include <kernel/fdt.h>
 #include <kernel/kernel.h>
+#include <kernel/mmu.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/thread.h>
 #include <asm/arm.h>
+#include <asm/cacheflush.h>
 #include <asm/gic.h>
 #include <asm/irq.h>
-#include <asm/mmu.h>
 
 #define MPIDR_AFFINITY_MASK 0x00ffffffu
 

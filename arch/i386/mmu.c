@@ -17,27 +17,11 @@
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
 #include <kernel/bootinfo.h>
-#include <kernel/errno.h>
-#include <kernel/gfp.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
-#include <kernel/spinlock.h>
 #include <kernel/string.h>
-#include <asm/mmu.h>
-
-#define PTE_PRESENT	(1u << 0)
-#define PTE_WRITE	(1u << 1)
-#define PTE_PWT		(1u << 3)
-#define PTE_PCD		(1u << 4)
-#define PDE_LARGE	(1u << 7)	/* PS: a 4 MiB page */
-#define PTE_GLOBAL	(1u << 8)
-#define PTE_ADDR_MASK	0xfffff000u
-#define PDE_LARGE_MASK	0xffc00000u
-
-#define PGDIR_SHIFT	22
-#define PGDIR_SIZE	(1UL << PGDIR_SHIFT)
-#define PTRS_PER_TABLE	1024
+#include <asm/pgtable.h>
 
 #define CR0_WP		(1u << 16)	/* read-only binds the kernel too */
 #define CR0_PG		(1u << 31)
@@ -51,28 +35,12 @@
 #define LEGACY_IO_START	0xa0000UL	/* VGA and BIOS ROM: uncached */
 #define LEGACY_IO_END	0x100000UL
 
-static u32 page_dir[PTRS_PER_TABLE] __aligned(PAGE_SIZE) __memleak_noscan;
-static u32 low_table[PTRS_PER_TABLE] __aligned(PAGE_SIZE) __memleak_noscan;
-static u32 apic_table[PTRS_PER_TABLE] __aligned(PAGE_SIZE) __memleak_noscan;
+static u32 page_dir[PTRS_PER_PTE] __aligned(PAGE_SIZE) __memleak_noscan;
+static u32 low_table[PTRS_PER_PTE] __aligned(PAGE_SIZE) __memleak_noscan;
+static u32 apic_table[PTRS_PER_PTE] __aligned(PAGE_SIZE) __memleak_noscan;
 
-static DEFINE_SPINLOCK(pgtable_lock);
 static u32 cr4_bits;		/* what paging_init() set, for the other CPUs */
 static bool mmu_on;
-
-static inline unsigned int pgd_index(unsigned long virt)
-{
-	return virt >> PGDIR_SHIFT;
-}
-
-static inline unsigned int pte_index(unsigned long virt)
-{
-	return (virt >> PAGE_SHIFT) & (PTRS_PER_TABLE - 1);
-}
-
-static inline u32 *pde_table(u32 pde)
-{
-	return __va(pde & PTE_ADDR_MASK);
-}
 
 static inline void invlpg(unsigned long virt)
 {
@@ -87,28 +55,16 @@ static void cpuid1_edx(u32 *edx)
 			     : "+a"(eax), "=b"(ebx), "=c"(ecx), "=d"(*edx));
 }
 
-/* The PTE bits for map_pages() flags; every kernel page is global. */
-static u32 pte_bits(unsigned int flags)
-{
-	u32 bits = PTE_PRESENT | PTE_GLOBAL;
-
-	if (flags & MAP_WRITE)
-		bits |= PTE_WRITE;
-	if (flags & MAP_DEVICE)
-		bits |= PTE_PCD | PTE_PWT;
-	return bits;
-}
-
 /* The first 4 MiB, one page at a time, with page 0 left out. */
 static void build_low_table(void)
 {
-	for (unsigned long i = 1; i < PTRS_PER_TABLE; i++) {
+	for (unsigned long i = 1; i < PTRS_PER_PTE; i++) {
 		unsigned long addr = i << PAGE_SHIFT;
 		unsigned int flags = MAP_KERNEL_RWX;
 
 		if (addr >= LEGACY_IO_START && addr < LEGACY_IO_END)
 			flags |= MAP_DEVICE;
-		low_table[i] = addr | pte_bits(flags);
+		low_table[i] = mk_pte(addr, flags);
 	}
 	page_dir[0] = __pa(low_table) | PTE_PRESENT | PTE_WRITE;
 }
@@ -139,8 +95,8 @@ static unsigned long build_linear_map(void)
 	build_low_table();
 	for (unsigned long addr = PGDIR_SIZE; addr && addr < end;
 	     addr += PGDIR_SIZE)
-		page_dir[pgd_index(addr)] = addr | PDE_LARGE |
-					     pte_bits(MAP_KERNEL_RWX);
+		page_dir[pgd_index(addr)] = mk_pte(addr, MAP_KERNEL_RWX) |
+					     PDE_LARGE;
 	return end;
 }
 
@@ -150,9 +106,8 @@ static void build_apic_map(void)
 	const unsigned long pages[] = { IOAPIC_BASE, LAPIC_BASE };
 
 	for (unsigned int i = 0; i < ARRAY_SIZE(pages); i++)
-		apic_table[pte_index(pages[i])] = pages[i] |
-						  pte_bits(MAP_KERNEL_RW |
-							   MAP_DEVICE);
+		apic_table[pte_index(pages[i])] =
+			mk_pte(pages[i], MAP_KERNEL_RW | MAP_DEVICE);
 	page_dir[pgd_index(IOAPIC_BASE)] = __pa(apic_table) | PTE_PRESENT |
 					   PTE_WRITE;
 }
@@ -205,123 +160,18 @@ bool paging_enabled(void)
 	return mmu_on;
 }
 
-/* A 4 MiB page of the linear map cannot take 4 KiB mappings. */
-static int check_not_large(unsigned long virt, u32 pde)
+u32 *pgd_entry(unsigned long virt)
 {
-	if (!(pde & PDE_LARGE))
-		return 0;
-	printk("map_pages: 0x%08lx is inside a 4 MiB page of the linear map\n",
-	       virt);
-	return -EEXIST;
+	return &page_dir[pgd_index(virt)];
 }
 
-/*
- * Makes sure a page table covers virt, allocating one with pgtable_lock
- * released. Returns 0, -ENOMEM, or -EEXIST when a 4 MiB page is there.
- */
-static int ensure_table(unsigned long virt)
+void pgd_install_table(unsigned long virt, phys_addr_t table_page)
 {
-	u32 *pde = &page_dir[pgd_index(virt)];
-	struct page *page;
-	bool installed = false;
-	unsigned long flags;
-
-	if (READ_ONCE(*pde) & PTE_PRESENT)
-		return check_not_large(virt, READ_ONCE(*pde));
-	page = alloc_pages(GFP_KERNEL | __GFP_ZERO, 0);
-	if (!page)
-		return -ENOMEM;
-	flags = spin_lock_irqsave(&pgtable_lock);
-	if (!(*pde & PTE_PRESENT)) {
-		*pde = (u32)page_to_phys(page) | PTE_PRESENT | PTE_WRITE;
-		installed = true;
-	}
-	spin_unlock_irqrestore(&pgtable_lock, flags);
-	if (installed)
-		mod_page_state(NR_PAGETABLE_PAGES, 1);
-	else
-		__free_pages(page, 0);
-	return check_not_large(virt, READ_ONCE(*pde));
+	page_dir[pgd_index(virt)] = (u32)table_page | PTE_PRESENT | PTE_WRITE;
 }
 
-/* Fills n PTEs of one table, all or none; pgtable_lock is held. */
-static int fill_ptes(unsigned long virt, phys_addr_t phys, unsigned long n,
-		     u32 bits)
+void flush_tlb_kernel_page(unsigned long virt)
 {
-	u32 *table = pde_table(page_dir[pgd_index(virt)]);
-	unsigned int first = pte_index(virt);
-
-	for (unsigned long i = 0; i < n; i++) {
-		if (table[first + i] & PTE_PRESENT) {
-			printk("map_pages: 0x%08lx is already mapped\n",
-			       virt + i * PAGE_SIZE);
-			return -EEXIST;
-		}
-	}
-	/* Not-present entries are never cached in the TLB: no flush. */
-	for (unsigned long i = 0; i < n; i++)
-		table[first + i] = (u32)(phys + i * PAGE_SIZE) | bits;
-	return 0;
-}
-
-static int check_map_args(unsigned long virt, phys_addr_t phys,
-			  unsigned long npages, unsigned int flags)
-{
-	unsigned long last = virt + (npages - 1) * PAGE_SIZE;
-
-	if (!IS_ALIGNED(virt, PAGE_SIZE) || !IS_ALIGNED(phys, PAGE_SIZE) ||
-	    npages == 0 || npages > (~0UL >> PAGE_SHIFT) ||
-	    (flags & ~MAP_FLAGS_ALL) || last < virt ||
-	    phys + (phys_addr_t)npages * PAGE_SIZE > (1ULL << 32)) {
-		printk("map_pages: bad arguments virt 0x%08lx phys 0x%08llx "
-		       "npages %lu flags %#x\n", virt, phys, npages, flags);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-int map_pages(unsigned long virt, phys_addr_t phys, unsigned long npages,
-	      unsigned int flags)
-{
-	unsigned long done = 0;
-	int err = check_map_args(virt, phys, npages, flags);
-
-	while (!err && done < npages) {
-		unsigned long v = virt + done * PAGE_SIZE;
-		unsigned long n = min(npages - done,
-				      PTRS_PER_TABLE - pte_index(v));
-		unsigned long irq;
-
-		err = ensure_table(v);
-		if (err)
-			break;
-		irq = spin_lock_irqsave(&pgtable_lock);
-		err = fill_ptes(v, phys + done * PAGE_SIZE, n, pte_bits(flags));
-		spin_unlock_irqrestore(&pgtable_lock, irq);
-		if (!err)
-			done += n;
-	}
-	if (err && done)
-		unmap_pages(virt, done);
-	return err;
-}
-
-/* Clears the PTE of one page; pgtable_lock is held. */
-static void unmap_one(unsigned long virt)
-{
-	u32 pde = page_dir[pgd_index(virt)];
-	u32 *pte;
-
-	if (!(pde & PTE_PRESENT) || (pde & PDE_LARGE)) {
-		printk("unmap_pages: 0x%08lx is not in a page table\n", virt);
-		return;
-	}
-	pte = &pde_table(pde)[pte_index(virt)];
-	if (!(*pte & PTE_PRESENT)) {
-		printk("unmap_pages: 0x%08lx was not mapped\n", virt);
-		return;
-	}
-	*pte = 0;
 	invlpg(virt);
 }
 
@@ -361,38 +211,10 @@ static void flush_tlb_range_ipi(void *info)
 		invlpg(r->start + i * PAGE_SIZE);
 }
 
-void unmap_pages(unsigned long virt, unsigned long npages)
+/* The shootdown: the other CPUs may still hold the old translations. */
+void flush_tlb_kernel_range(unsigned long virt, unsigned long npages)
 {
 	struct tlb_range range = { virt, npages };
-	unsigned long flags;
 
-	if (!IS_ALIGNED(virt, PAGE_SIZE)) {
-		printk("unmap_pages: 0x%08lx is not page aligned\n", virt);
-		return;
-	}
-	flags = spin_lock_irqsave(&pgtable_lock);
-	for (unsigned long i = 0; i < npages; i++)
-		unmap_one(virt + i * PAGE_SIZE);
-	spin_unlock_irqrestore(&pgtable_lock, flags);
-	/*
-	 * The shootdown: the other CPUs may still hold the old
-	 * translations, and the caller frees the pages once this returns.
-	 * Outside the lock, so a CPU spinning on it is not waited for.
-	 */
 	smp_call_function(flush_tlb_range_ipi, &range, true);
-}
-
-phys_addr_t virt_to_phys_walk(unsigned long virt)
-{
-	u32 pde = READ_ONCE(page_dir[pgd_index(virt)]);
-	u32 pte;
-
-	if (!(pde & PTE_PRESENT))
-		return PHYS_ADDR_INVALID;
-	if (pde & PDE_LARGE)
-		return (pde & PDE_LARGE_MASK) | (virt & (PGDIR_SIZE - 1));
-	pte = READ_ONCE(pde_table(pde)[pte_index(virt)]);
-	if (!(pte & PTE_PRESENT))
-		return PHYS_ADDR_INVALID;
-	return (pte & PTE_ADDR_MASK) | (virt & (PAGE_SIZE - 1));
 }

@@ -6,7 +6,7 @@
  */
 #include <kernel/kernel.h>
 #include <kernel/ktest.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 
 #define P	(1u << 0)
 #define RW	(1u << 1)

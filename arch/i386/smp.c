@@ -18,7 +18,7 @@
 #include <asm/apic.h>
 #include <asm/i386.h>
 #include <asm/irq.h>
-#include <asm/mmu.h>
+#include <kernel/mmu.h>
 #include <asm/trampoline.h>
 
 #define LAPIC_ICR_LOW 0x300

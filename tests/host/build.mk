@@ -1,7 +1,8 @@
 # Sources built into the host library (build/host/libkhost.a) and the
 # host unit tests, one binary per tests/host/test_*.c. mm/ builds on the
 # host through arch/host (pages from an mmap'd arena, no page tables);
-# vmalloc needs real page tables and stays out.
+# vmalloc and the page-table walker (mm/pgtable.c) need real page
+# tables and stay out.
 #
 # The leak collector's core (HOST_MEMLEAK_SRCS) builds too, configured
 # in by -DHOST_MEMLEAK (asm/host-config.h) for its own objects and the
@@ -15,7 +16,7 @@ HOST_MEMLEAK_USERS := $(wildcard tests/host/test_memleak*.c) \
 	tests/bench/memleak_scan.c tests/bench/peers/ours.c
 HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 	$(filter-out arch/host/memleak.c,$(wildcard arch/host/*.c)) \
-	$(filter-out %_test.c mm/vmalloc%.c mm/leaktest%.c,\
+	$(filter-out %_test.c mm/vmalloc%.c mm/pgtable.c mm/leaktest%.c,\
 		$(wildcard mm/*.c)) \
 	$(HOST_MEMLEAK_SRCS) \
 	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c) \

@@ -6,13 +6,8 @@
 #ifndef ASM_PAGE_H
 #define ASM_PAGE_H
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+#include <asm-generic/page.h>
 
 #define LOWMEM_LIMIT (1UL << 47)
-
-#define __pa(vaddr) ((unsigned long)(vaddr))
-#define __va(paddr) ((void *)(unsigned long)(paddr))
 
 #endif

@@ -12,16 +12,10 @@
 #ifndef ASM_PAGE_H
 #define ASM_PAGE_H
 
-#define PAGE_SHIFT 12
-#define PAGE_SIZE (1UL << PAGE_SHIFT)
-#define PAGE_MASK (~(PAGE_SIZE - 1))
+#include <asm-generic/page.h>
 
 #define LOWMEM_LIMIT 0xC0000000UL
 #define VMALLOC_START 0xD0000000UL
 #define VMALLOC_END 0xF0000000UL
-
-/* The linear map is the identity. */
-#define __pa(vaddr) ((unsigned long)(vaddr))
-#define __va(paddr) ((void *)(unsigned long)(paddr))
 
 #endif

@@ -1,10 +1,15 @@
 /*
- * i386 page tables: the interface generic code (vmalloc, tests, the
- * collector's GDB helpers) uses to map and walk kernel pages. The ARM
- * header declares exactly the same functions and flags.
+ * Kernel page tables: the contract between generic code (vmalloc, the
+ * tests, the collector's GDB helpers) and the MMU. One address space
+ * for every CPU: RAM through the linear map the arch builds at boot
+ * (large pages, static tables), everything mapped later in 4 KiB pages.
+ *
+ *   paging_init(), mmu_init_secondary()   arch/ARCH/mmu.c: the boot map
+ *   map_pages(), unmap_pages(),           mm/pgtable.c: the generic
+ *   virt_to_phys_walk()                   walker, over <asm/pgtable.h>
  */
-#ifndef ASM_MMU_H
-#define ASM_MMU_H
+#ifndef KERNEL_MMU_H
+#define KERNEL_MMU_H
 
 #include <kernel/types.h>
 #include <asm/page.h>
@@ -12,8 +17,8 @@
 /*
  * map_pages() flags. MAP_KERNEL_RW is ordinary kernel data; MAP_DEVICE
  * is memory-mapped I/O (uncached; never executable where the hardware
- * can say so). i386 without PAE has no no-execute bit, so MAP_EXEC
- * changes nothing here; it exists so that callers say what they mean.
+ * can say so); MAP_EXEC allows instruction fetch (i386 without PAE has
+ * no no-execute bit: there it only says what the caller means).
  */
 #define MAP_WRITE	(1u << 0)
 #define MAP_EXEC	(1u << 1)
@@ -34,10 +39,14 @@ void paging_init(void);
 
 /*
  * Turns paging on for a secondary CPU with the tables the boot CPU
- * built in paging_init(). Call it once on each CPU, before it touches
- * anything outside the identity-mapped RAM.
+ * built in paging_init(). Call it once on each CPU, first thing, before
+ * it touches anything outside the identity-mapped RAM (on ARM, with its
+ * MMU and caches still off: see arch/arm/mmu.c).
  */
 void mmu_init_secondary(void);
+
+/* True once paging_init() has turned the MMU on. */
+bool paging_enabled(void);
 
 /*
  * Maps npages pages at virt (page aligned) to the physical pages from
@@ -49,13 +58,10 @@ void mmu_init_secondary(void);
 int map_pages(unsigned long virt, phys_addr_t phys, unsigned long npages,
 	      unsigned int flags);
 
-/* Unmaps npages pages from virt and flushes them from the TLB. */
+/* Unmaps npages pages from virt and flushes them from every CPU's TLB. */
 void unmap_pages(unsigned long virt, unsigned long npages);
 
 /* The physical address virt translates to, or PHYS_ADDR_INVALID. */
 phys_addr_t virt_to_phys_walk(unsigned long virt);
-
-/* True once paging_init() has turned the MMU on. */
-bool paging_enabled(void);
 
 #endif
