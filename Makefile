@@ -125,7 +125,9 @@ KALLSYMS_DIR := $(BUILD)/kallsyms
 KALLSYMS_AS = $(CC) $(filter-out -MMD -MP,$(KASFLAGS)) -c {src} -o {out}
 KALLSYMS_LD = $(CC) $(KCFLAGS) $(KLDFLAGS) -o {out} $(KOBJS) {table} -lgcc
 
-$(KERNEL): $(KOBJS) linker/$(ARCH).ld linker/sections.ld tools/kallsyms.py
+# $(AUTOCONF): a changed configuration may drop objects from the link.
+$(KERNEL): $(KOBJS) $(AUTOCONF) linker/$(ARCH).ld linker/sections.ld \
+		tools/kallsyms.py
 	@echo "  LD      $@"
 	$(Q)$(KPYTHON) tools/kallsyms.py link --nm '$(NM)' --dir $(KALLSYMS_DIR) \
 		--assemble '$(KALLSYMS_AS)' --link '$(KALLSYMS_LD)' --out $@
