@@ -523,8 +523,9 @@ Reads memory only; a whole pass over the tracked blocks takes a while."""
         if target is None:
             raise KleakError("0x%08x is not inside any tracked block" % addr)
         refs = references_to(target)
-        print("block 0x%08x (size %d, %s): %d references" % (
-            target.start, target.size, target.colour(), len(refs)))
+        print("block 0x%08x (size %d, %s): %d reference%s" % (
+            target.start, target.size, target.colour(), len(refs),
+            "" if len(refs) == 1 else "s"))
         for where, label, how in refs:
             print("  0x%08x  %-8s in %s%s" % (where, how, label,
                                              "" if not label.startswith(
