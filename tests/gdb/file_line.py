@@ -73,7 +73,8 @@ def run(k):
     setup = command("kshell leaktest orphans")
     orphans = [(int(a, 16), int(s)) for a, s in EXPECT.findall(setup)]
     if len(orphans) != 6:
-        raise ScenarioFailure("leaktest orphans set up %d blocks" % len(orphans))
+        raise ScenarioFailure("leaktest orphans set up %d blocks"
+                              % len(orphans))
     for addr, size in orphans:
         k.sizes[addr] = size
     k.expect_leaks([a for a, _ in orphans])

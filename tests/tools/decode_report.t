@@ -2,14 +2,16 @@
 """tools/decode-report on real reports of both arches.
 
 Each kernel sets up leaktest's orphans and loads the seed's test module
-(memleak_test), then 'memleak list' prints their reports; the captured
-console goes through tools/decode-report. The lines expected for the
+(memleak_test), then 'memleak list' prints their reports; after 'rmmod
+memleak_test' a second list prints the module's frames as "[memleak_test]
+(unloaded)". The captured console goes through tools/decode-report. The lines expected for the
 known frames are found in the source text (never written down here):
 lt_kmalloc's frame is its kzalloc() call, the six setup_orphans frames
 are its six calls, the cache orphans show lt_cache_alloc's
 kmem_cache_zalloc() call (inlined or as a frame of its own), and the
 module's six orphans are the six allocation lines of memleak_test_init
-in mm/kmemleak/memleak_test_mod.c. Every other line, and odd bytes
+in mm/kmemleak/memleak_test_mod.c, and after rmmod the ten list
+elements add its element kmalloc() line. Every other line, and odd bytes
 added to the log, must come out byte for byte; a missing .ko or ELF is
 an error with exit status 2 and no traceback.
 """
@@ -23,10 +25,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT, kernel_image  # noqa: E402
 
 TOOL = os.path.join(ROOT, "tools", "decode-report")
+RMMOD = "rmmod memleak_test"
 FRAME = re.compile(r"^ *\[<[0-9a-f]{8}>\] \w+\+0x[0-9a-f]+/0x[0-9a-f]+"
-                   r"( \[\w+\])?$")
-LOCATED = re.compile(r"^(?P<frame> *\[<[0-9a-f]{8}>\] (?P<func>\w+)\+0x[0-9a-f]+"
-                     r"/0x[0-9a-f]+(?: \[(?P<mod>\w+)\])?) "
+                   r"( \[\w+\]( \(unloaded\))?)?$")
+LOCATED = re.compile(r"^(?P<frame> *\[<[0-9a-f]{8}>\] (?P<func>\w+)"
+                     r"\+0x[0-9a-f]+/0x[0-9a-f]+"
+                     r"(?: \[(?P<mod>\w+)\](?P<gone> \(unloaded\))?)?) "
                      r"(?P<file>\S+):(?P<line>\d+)$")
 INLINED = re.compile(r"^ +inlined: (?P<func>\w+) (?P<file>\S+):(?P<line>\d+)$")
 # Bytes a console may carry that are not frames: CR LF, not UTF-8, a
@@ -60,7 +64,9 @@ def lines_in(path, header, needle):
 
 def capture(arch):
     """The console of one session: leaktest orphans, insmod memleak_test,
-    memleak list. Returns (console text, the list's output, ok)."""
+    memleak list, then rmmod memleak_test, memleak list (the module's
+    frames read "(unloaded)"). Returns (console text, the output of the
+    two lists, ok)."""
     with Kernel(arch, append="test") as k:
         try:
             k.expect(re.escape(PROMPT))
@@ -68,6 +74,8 @@ def capture(arch):
             k.command("insmod memleak_test")
             k.command("sleep 1100")
             listed = k.command("memleak list")
+            k.command(RMMOD)
+            listed += k.command("memleak list")
             k.send("poweroff\n")
             return k.output, listed, k.wait(20) == 0
         except Timeout as e:
@@ -99,7 +107,8 @@ def check_passthrough(tap, arch, log, out):
             bad.append("%r -> %r" % (line, got))
     tap.ok(not bad and i == len(outs),
            "%s: every other line passes through byte for byte" % arch,
-           "\n".join(bad[:10]) + "\n%d of %d output lines used" % (i, len(outs)))
+           "\n".join(bad[:10]) + "\n%d of %d output lines used"
+           % (i, len(outs)))
 
 
 def located(text):
@@ -141,18 +150,28 @@ def check_kernel_frames(tap, arch, frames, text):
            "call, %s:%s" % (arch, leaktest, want), "got %s\n%s" % (got, text))
 
 
-def check_module_frames(tap, arch, frames, text):
+def check_module_frames(tap, arch, loaded, removed, text):
+    """The six orphans while loaded; after rmmod, "(unloaded)", the six
+    and the ten list elements."""
     path = "mm/kmemleak/memleak_test_mod.c"
     header = "static int __init memleak_test_init("
-    want = set()
+    want = []
     for needle in ("kmalloc(32,", "kmem_cache_alloc(test_cache,",
                    "vmalloc(64)"):
-        want |= set(lines_in(path, header, needle))
-    got = [(m["file"], int(m["line"])) for m, _ in frames
-           if m["mod"] == "memleak_test"]
-    tap.ok(len(want) == 6 and sorted(got) == sorted((path, n) for n in want),
+        want += lines_in(path, header, needle)
+    elems = lines_in(path, header, "kmalloc(sizeof(*elem)")
+    got = sorted(int(m["line"]) for m, _ in loaded
+                 if m["mod"] == "memleak_test" and not m["gone"]
+                 and m["file"] == path)
+    tap.ok(len(want) == 6 and got == sorted(want),
            "%s: the module's six orphans name their lines in %s, %s"
            % (arch, path, sorted(want)), "got %s\n%s" % (got, text))
+    got = sorted(int(m["line"]) for m, _ in removed
+                 if m["mod"] == "memleak_test" and m["gone"]
+                 and m["file"] == path)
+    tap.ok(len(elems) == 1 and got == sorted(want + elems * 10),
+           "%s: after rmmod, (unloaded) frames: the six and the ten list "
+           "elements (line %s)" % (arch, elems), "got %s\n%s" % (got, text))
 
 
 def check_errors(tap, arch, log):
@@ -186,9 +205,10 @@ def check_arch(tap, arch):
            "%s: decode-report runs cleanly" % arch, p.stderr.decode())
     check_passthrough(tap, arch, log, p.stdout)
     text = p.stdout.decode("utf-8", "replace")
-    frames = located(text)
-    check_kernel_frames(tap, arch, frames, text)
-    check_module_frames(tap, arch, frames, text)
+    loaded, _, removed = text.partition(PROMPT + RMMOD + "\n")
+    tap.ok(removed, "%s: the log shows the rmmod" % arch, text)
+    check_kernel_frames(tap, arch, located(loaded), loaded)
+    check_module_frames(tap, arch, located(loaded), located(removed), text)
     check_errors(tap, arch, log)
 
 
