@@ -11,11 +11,12 @@ reported before the scenario began (the baseline).
 Every step is logged, so the transcript of a failing scenario shows
 what was done. Failures raise ScenarioFailure.
 """
+import os
 import re
 
 import gdb
 
-from kleakgdb import kcall, memleak, source
+from kleakgdb import kcall, memleak, source, util
 from kleakgdb.util import (KleakError, field_offset, has_symbol,
                            lookup_type, read_bytes, read_word, struct_at,
                            struct_type, symbol_value, ulong, word_size,
@@ -350,6 +351,21 @@ class Kernel:
         return bool(symbol_value("memleak")["enabled"])
 
 
+def source_lines_in(path, header, needle):
+    """Line numbers (1-based) of the lines containing needle inside the
+    function of the tree's file path whose definition line starts with
+    header, up to its closing brace: a scenario finds the lines it
+    expects in the source, never as numbers written down."""
+    with open(os.path.join(util.ROOT, path)) as f:
+        lines = f.read().split("\n")
+    first = next((i for i, l in enumerate(lines) if l.startswith(header)),
+                 None)
+    if first is None:
+        raise ScenarioFailure("%s has no function %s" % (path, header))
+    last = lines.index("}", first)
+    return [i + 1 for i in range(first, last + 1) if needle in lines[i]]
+
+
 class Roots:
     """A not_leak array of words: set(i, ptr), clear(i), address(i)."""
 
@@ -371,4 +387,5 @@ class Roots:
         return read_word(self.address(i))
 
 
-__all__ = ["Kernel", "Roots", "ScenarioFailure", "log", "read_bytes"]
+__all__ = ["Kernel", "Roots", "ScenarioFailure", "log", "read_bytes",
+           "source_lines_in"]

@@ -9,9 +9,10 @@ import gdb
 
 from . import kcall, source
 from .threads import all_threads, on_cpu
-from .util import (KleakError, byte_order, c_string, has_symbol, hex_dump, list_entries, parse_int, read_bytes,
-                   read_word, struct_at, struct_type, symbol_value,
-                   symbolize, ulong, word_size)
+from .util import (KleakError, byte_order, c_string, frame_lines,
+                   has_symbol, hex_dump, list_entries, parse_int, read_bytes,
+                   read_word, source_place, struct_at, struct_type,
+                   symbol_value, symbolize, ulong, word_size)
 
 HEADER = "mm/kmemleak/internal.h"
 HEX_DUMP_BYTES = 32
@@ -112,6 +113,14 @@ def caller(trace):
     if not trace or not trace["entries"]:
         return None
     return trace["entries"][0]
+
+
+def caller_text(pc):
+    """memleak-list's caller column: func+off/size file:line, or ?."""
+    if not pc:
+        return "?"
+    place = source_place(pc)
+    return symbolize(pc) + (" " + place if place else "")
 
 
 def state():
@@ -215,7 +224,7 @@ def report_lines(b, cache=None):
              "  hex dump (first %d bytes):" % nbytes]
     lines += ["    " + row for row in hex_dump(read_bytes(b.start, nbytes))]
     lines.append("  backtrace:")
-    lines += ["    [<%08x>] %s" % (pc, symbolize(pc)) for pc in t["entries"]]
+    lines += [line for pc in t["entries"] for line in frame_lines(pc)]
     return lines
 
 
@@ -345,7 +354,7 @@ memory only: safe at any stop."""
             pc = caller(t)
             print("0x%08x %7d %-6s %2d/%-2d %-6s %-12s %s" % (
                 b.start, b.size, b.colour(), b.count, b.min_count,
-                b.flag_letters(), who, symbolize(pc) if pc else "?"))
+                b.flag_letters(), who, caller_text(pc)))
             shown += 1
         print("%d of %d blocks" % (shown, len(blocks)))
         pending = pending_allocs()
@@ -356,8 +365,7 @@ memory only: safe at any stop."""
                 pc = caller(a)
                 print("0x%08x %7d CPU %-3d %-12s %s" % (
                     a["start"], a["size"], a["cpu"],
-                    "%s/%d" % (a["comm"], a["pid"]),
-                    symbolize(pc) if pc else "?"))
+                    "%s/%d" % (a["comm"], a["pid"]), caller_text(pc)))
 
 
 class MemleakDump(gdb.Command):
@@ -389,7 +397,7 @@ its first BYTES bytes (default 32). Reads memory only."""
                              a["size"], a["cpu"]))
                     print('  comm "%s", pid %d' % (a["comm"], a["pid"]))
                     for pc in a["entries"]:
-                        print("    [<%08x>] %s" % (pc, symbolize(pc)))
+                        print("\n".join(frame_lines(pc)))
                     return
             raise KleakError("0x%08x is not inside any tracked block" % addr)
         print("block 0x%08x-0x%08x (size %d), %s after the last scan" % (
@@ -410,7 +418,7 @@ its first BYTES bytes (default 32). Reads memory only."""
         if t:
             print('  comm "%s", pid %d' % (t["comm"], t["pid"]))
             for pc in t["entries"]:
-                print("    [<%08x>] %s" % (pc, symbolize(pc)))
+                print("\n".join(frame_lines(pc)))
         nbytes = min(nbytes, b.size)
         print("  hex dump (first %d bytes):" % nbytes)
         for row in hex_dump(read_bytes(b.start, nbytes)):
@@ -515,8 +523,9 @@ Reads memory only; a whole pass over the tracked blocks takes a while."""
         if target is None:
             raise KleakError("0x%08x is not inside any tracked block" % addr)
         refs = references_to(target)
-        print("block 0x%08x (size %d, %s): %d references" % (
-            target.start, target.size, target.colour(), len(refs)))
+        print("block 0x%08x (size %d, %s): %d reference%s" % (
+            target.start, target.size, target.colour(), len(refs),
+            "" if len(refs) == 1 else "s"))
         for where, label, how in refs:
             print("  0x%08x  %-8s in %s%s" % (where, how, label,
                                              "" if not label.startswith(

@@ -2,7 +2,8 @@
 import gdb
 
 from . import source
-from .util import (KleakError, c_string, list_entries, read_bytes, read_word,
+from .util import (KleakError, c_string, frame_lines, list_entries,
+                   read_bytes, read_word,
                    struct_at, struct_type, symbol_value, symbolize, ulong,
                    word_size, byte_order, parse_int)
 
@@ -160,8 +161,7 @@ CPU use GDB's own 'bt'."""
             chain = frame_chain(frame[0], frame[1], low,
                                 low + int(t["stack_size"]))
             for i, addr in enumerate(chain):
-                print("  #%-2d [<%08x>] %s" % (i, addr,
-                                              symbolize(addr, i > 0)))
+                print("\n".join(frame_lines(addr, "  #%-2d " % i, i > 0)))
 
 
 KThreads()

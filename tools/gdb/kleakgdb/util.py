@@ -4,6 +4,8 @@ Everything is read through GDB's Python API from the symbols of
 kernel.elf. Structures are fetched in one read each (struct_at) because
 every field read over the remote protocol is a round trip.
 """
+import os
+
 import gdb
 
 
@@ -155,6 +157,69 @@ def symbolize(pc, call_site=False):
     # "name + 123 in section .bss" (decimal), or "name in section ..."
     parts = out.split(" in section")[0].split(" + ")
     return parts[0] + ("+0x%x" % int(parts[1]) if len(parts) == 2 else "")
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.dirname(os.path.abspath(__file__)))))
+
+
+def tree_path(name):
+    """A source file name from the debug information, relative to the
+    tree root as tools/decode-report prints it."""
+    name = os.path.normpath(name)
+    if name.startswith(ROOT + os.sep):
+        return name[len(ROOT) + 1:]
+    return name
+
+
+def source_chain(pc):
+    """(function, "file:line") from the innermost function inlined at pc
+    out to the function holding it, as addr2line -i answers (docs/gdb.md):
+    the innermost place is the line table's, each outer one the call
+    line GDB keeps as the inlined function's line. pc must already be a
+    call site (trace entries are: arch_call_address()). [] if unknown."""
+    sal = gdb.find_pc_line(pc)
+    if sal.symtab is None or sal.line <= 0:
+        return []
+    place = "%s:%d" % (tree_path(sal.symtab.filename), sal.line)
+    try:
+        block = gdb.block_for_pc(pc)
+    except RuntimeError:
+        block = None
+    chain = []
+    while block is not None and not (block.is_static or block.is_global):
+        fn = block.function
+        # An out-of-line copy of a function inlined into itself: its outer
+        # line is only the opening brace, so the inner place stays.
+        if fn is not None and not (chain and chain[-1][0] == fn.name):
+            chain.append((fn.name, place))
+            place = "%s:%d" % (tree_path(fn.symtab.filename), fn.line) \
+                if fn.symtab else None
+        block = block.superblock
+    return chain or [("??", place)]
+
+
+def frame_lines(pc, prefix="    ", return_address=False):
+    """A trace entry as the report prints it, "[<pc>] func+off/size", with
+    the source place in that function appended and, below it, one line
+    per call inlined there, from the named function inwards: the format
+    of tools/decode-report. A return_address (a live frame's, not a
+    trace's) is placed at the call before it, a byte back."""
+    head = "%s[<%08x>] " % (prefix, pc)
+    chain = source_chain(pc - 1 if return_address else pc)
+    line = head + symbolize(pc, return_address)
+    if chain and chain[-1][1]:
+        line += " " + chain[-1][1]
+    lines = [line]
+    lines += ["%sinlined: %s %s" % (" " * len(head), fn, place)
+              for fn, place in reversed(chain[:-1]) if place]
+    return lines
+
+
+def source_place(pc):
+    """Just "file:line" of pc in the function holding it, or ""."""
+    chain = source_chain(pc)
+    return chain[-1][1] or "" if chain else ""
 
 
 def function_file(pc):
