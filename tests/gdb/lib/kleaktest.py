@@ -44,8 +44,8 @@ class Kernel:
 
     def __init__(self):
         self.word = word_size()
-        self.page = 1 << source.define(
-            "arch/%s/include/asm/page.h" % source.arch_name(), "PAGE_SHIFT")
+        self.page = 1 << source.define("include/asm-generic/page.h",
+                                       "PAGE_SHIFT")
         self.gfp = source.gfp("GFP_KERNEL")
         self.sizes = {}         # block start -> size the collector records
         self.kinds = {}         # block start -> "kmalloc" | "cache" | ...
