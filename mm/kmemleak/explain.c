@@ -64,8 +64,10 @@ static bool read_words(unsigned long start, unsigned long end,
 				     void *ctx),
 		       void *ctx)
 {
-	const unsigned long *p = (const unsigned long *)ALIGN(start, sizeof(long));
-	const unsigned long *stop = (const unsigned long *)ALIGN_DOWN(end, sizeof(long));
+	const unsigned long *p, *stop;
+
+	p = (const unsigned long *)ALIGN(start, sizeof(long));
+	stop = (const unsigned long *)ALIGN_DOWN(end, sizeof(long));
 
 	while (p < stop) {
 		unsigned long n = min((unsigned long)(stop - p),
@@ -433,10 +435,14 @@ static bool cursor_next(const struct memleak_queue *q, struct queue_cursor *c,
 static bool enqueue(struct search *s, struct memleak_block *b,
 		    struct memleak_block *parent)
 {
+	/* Marked only once queued: end_search() unmarks what is queued. */
+	if (!memleak_queue_push(&s->queue, b)) {
+		s->out_of_memory = true;
+		return false;
+	}
 	b->flags |= MEMLEAK_EXPLAIN_SEEN;
 	s->nr_seen++;
-	if (!memleak_queue_push(&s->queue, b) ||
-	    !memleak_queue_push(&s->queue, parent)) {
+	if (!memleak_queue_push(&s->queue, parent)) {
 		s->out_of_memory = true;
 		return false;
 	}

@@ -67,15 +67,15 @@ static void test_data_table_found(void **state)
 static void test_bad_trailers(void **state)
 {
 	struct kallsyms_table t;
-	size_t size = make_section();
+	size_t size = make_section(), text;
 
 	(void)state;
 	assert_non_null(kallsyms_data_table_init(&t, NULL, size));
 	assert_non_null(kallsyms_data_table_init(&t, section, 4));
 	assert_non_null(kallsyms_data_table_init(&t, section, size - 2));
 	/* A text table alone (the first link pass's) has no trailer. */
-	assert_non_null(kallsyms_data_table_init(&t, section, size - 8 -
-						  (size_t)section[(size - 8) / 4]));
+	text = size - 8 - section[(size - 8) / 4];
+	assert_non_null(kallsyms_data_table_init(&t, section, text));
 	section[size / 4 - 2] = size;	/* larger than the section */
 	assert_string_equal(kallsyms_data_table_init(&t, section, size),
 			    "data table larger than its section");
