@@ -259,3 +259,39 @@ unsigned long kallsyms_lookup_name(const char *name)
 
 	return for_each_table(find_name, &q) ? q.addr : 0;
 }
+
+const char *kallsyms_data_table_init(struct kallsyms_table *t,
+				     const void *section, size_t size)
+{
+	const u32 *trailer;
+
+	if (!section || size < 2 * sizeof(u32) || size % sizeof(u32) ||
+	    (uintptr_t)section % sizeof(u32))
+		return "no data table";
+	trailer = (const u32 *)((const char *)section + size) - 2;
+	if (trailer[1] != KALLSYMS_DATA_MAGIC)
+		return "no data table";
+	if (trailer[0] > size - 2 * sizeof(u32))
+		return "data table larger than its section";
+	return kallsyms_table_init(t, kernel_owner,
+				   (const char *)trailer - trailer[0],
+				   trailer[0]);
+}
+
+const char *kallsyms_lookup_data(unsigned long addr, unsigned long *size,
+				 unsigned long *offset)
+{
+	struct addr_query q = { .addr = addr };
+	struct kallsyms_table t;
+
+	if (!__start_kallsyms ||
+	    kallsyms_data_table_init(&t, __start_kallsyms,
+				     __stop_kallsyms - __start_kallsyms) ||
+	    !find_addr(&t, &q))
+		return NULL;
+	if (size)
+		*size = q.size;
+	if (offset)
+		*offset = q.offset;
+	return q.name;
+}

@@ -560,8 +560,13 @@ static void print_expectation(const struct leaktest_scenario *s)
 	for (unsigned int i = 0; i < leaktest_nr_blocks; i++) {
 		const struct leaktest_block *b = &leaktest_blocks[i];
 
-		if (!b->expected)
+		if (!b->expected) {
+			/* For 'memleak refs' and 'why' to be tried on. */
+			printk("leaktest: keeps referenced object 0x%08lx "
+			       "(size %zu)\n", (unsigned long)leaktest_addr(b),
+			       b->size);
 			continue;
+		}
 		printk("leaktest: expect unreferenced object 0x%08lx (size %zu)\n",
 		       (unsigned long)leaktest_addr(b), b->size);
 		n++;

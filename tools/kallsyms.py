@@ -18,6 +18,11 @@ Table format (docs/backtraces.md), little-endian 32-bit words:
   names    N words, offsets of NUL-terminated names in the strings
   strings  S bytes, padded with NULs to a multiple of 4
 
+A second table of the same format, of the sized data objects (.data,
+.bss, .rodata, per-CPU), follows it, then its size in bytes and the word
+"KSYD": the leak collector names root locations with it, and backtraces
+never see it (kallsyms_lookup_data(), docs/backtraces.md).
+
 Only the Python standard library is used (python3 may not be Debian's).
 """
 import argparse
@@ -32,6 +37,8 @@ VERSION = 1
 HEADER = struct.Struct("<4I")
 MAX_PASSES = 4
 TEXT_TYPES = "TtWw"
+DATA_TYPES = "DdBbRrGgSsVv"
+DATA_MAGIC = 0x4459534B  # "KSYD"
 
 SHF_ALLOC = 0x2
 SHF_EXECINSTR = 0x4
@@ -75,8 +82,8 @@ def section_bytes(path, name):
     raise Error("%s: no %s section (see linker/sections.ld)" % (path, name))
 
 
-def parse_nm(text):
-    """Text symbols of `nm -n -S` output as (addr, size or None, type, name)."""
+def parse_nm(text, kinds=TEXT_TYPES):
+    """Symbols of `nm -n -S` output as (addr, size or None, type, name)."""
     syms = []
     for line in text.splitlines():
         f = line.split()
@@ -86,7 +93,7 @@ def parse_nm(text):
             addr, size, kind, name = int(f[0], 16), None, f[1], f[2]
         else:
             continue
-        if kind in TEXT_TYPES and name.isprintable():
+        if kind in kinds and name.isprintable():
             syms.append((addr, size, kind, name))
     return syms
 
@@ -148,6 +155,20 @@ def build_table(symbols):
     return bytes(out)
 
 
+def data_ranges(sections):
+    """[start, end) of the sections that hold data in memory, not the table."""
+    return sorted((addr, addr + size) for name, addr, size, flags, _ in sections
+                  if flags & (SHF_ALLOC | SHF_EXECINSTR) == SHF_ALLOC and size
+                  and name != ".kallsyms")
+
+
+def data_table(nm_text, sections):
+    """The data objects' table and its trailer; only sized objects count."""
+    objects = [s for s in parse_nm(nm_text, DATA_TYPES) if s[1]]
+    blob = build_table(select_symbols(objects, data_ranges(sections)))
+    return blob + struct.pack("<2I", len(blob), DATA_MAGIC)
+
+
 def table_of(nm, elf):
     try:
         text = subprocess.run(shlex.split(nm) + ["-n", "-S", elf], check=True,
@@ -155,8 +176,9 @@ def table_of(nm, elf):
                               universal_newlines=True).stdout
     except (OSError, subprocess.CalledProcessError) as e:
         raise Error("running %s on %s: %s" % (nm, elf, e))
-    symbols = select_symbols(parse_nm(text), code_ranges(elf_sections(elf)[0]))
-    return build_table(symbols), len(symbols)
+    sections = elf_sections(elf)[0]
+    symbols = select_symbols(parse_nm(text), code_ranges(sections))
+    return build_table(symbols) + data_table(text, sections), len(symbols)
 
 
 def run(template, **paths):

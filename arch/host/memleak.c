@@ -42,6 +42,13 @@ void memleak_resume_world(void)
 {
 }
 
+/* No kernel image to name it after: the root and the address. */
+void memleak_describe_root(unsigned long addr, const char *root, char *buf,
+			   size_t size)
+{
+	snprintf(buf, size, "%s: 0x%08lx", root, addr);
+}
+
 /* One thread: no other scan can be running. */
 int memleak_scan_wait(void)
 {

@@ -91,4 +91,21 @@ int kallsyms_snprint(char *buf, size_t len, unsigned long addr);
 /* The address of the first symbol called name; 0 when there is none. */
 unsigned long kallsyms_lookup_name(const char *name);
 
+/*
+ * The data objects (.data, .bss, .rodata, the per-CPU template) have a
+ * table of their own, in the same format, which tools/kallsyms.py puts
+ * after the text table followed by its size and KALLSYMS_DATA_MAGIC
+ * (docs/backtraces.md). kallsyms_lookup() and %pS never search it, so
+ * a code address (or a stack word) is never named after a variable.
+ * kallsyms_data_table_init() fills t from the size bytes of a section
+ * that ends so; NULL, or why it cannot.
+ */
+#define KALLSYMS_DATA_MAGIC 0x4459534bu	/* "KSYD" */
+const char *kallsyms_data_table_init(struct kallsyms_table *t,
+				     const void *section, size_t size);
+
+/* kallsyms_lookup() of a data address, in the kernel's data table. */
+const char *kallsyms_lookup_data(unsigned long addr, unsigned long *size,
+				 unsigned long *offset);
+
 #endif

@@ -85,6 +85,7 @@ struct memleak_alias_set {
 #define MEMLEAK_INTERIOR_REF (1 << 10)	/* reachable memory points inside it */
 #define MEMLEAK_COVERED (1 << 11)	/* reached from a direct suspect */
 #define MEMLEAK_REFERS_TO_SUSPECTS (1 << 12)	/* a suspect pointing at suspects */
+#define MEMLEAK_EXPLAIN_SEEN (1 << 13)	/* queued by 'memleak why' (explain.c) */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -365,6 +366,20 @@ enum memleak_tier memleak_block_tier(const struct memleak_block *b);
 int memleak_scan(void);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
+/*
+ * For explain.c: scans kept out (false while one runs or the collector
+ * is off) and the blocks pinned, so the last scan's colours hold still
+ * while it reads them; and the roots' ranges as the scan reads them,
+ * each given to visit() (no lock held) instead of being scanned, thread
+ * stacks always (memleak_walking_roots), the caller's own stack only
+ * above floor. The walk needs the claim.
+ */
+bool memleak_claim_scan(void);
+void memleak_release_scan(void);
+void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
+				      const char *root, void *ctx),
+			void *ctx, unsigned long floor);
+extern bool memleak_walking_roots;
 
 /*
  * queue.c: first-in first-out queues of blocks, in page-sized
@@ -406,6 +421,13 @@ extern unsigned long memleak_stack_floor;
  */
 bool memleak_stop_world(void);
 void memleak_resume_world(void);
+/*
+ * Names the word at addr, which the root called root reads, into buf:
+ * ".bss: slots+0x1c", "per-cpu 1: lt_percpu_ref+0x4",
+ * "stack of "shell" (pid 2): 0x4011ff0c"; no lock held.
+ */
+void memleak_describe_root(unsigned long addr, const char *root, char *buf,
+			   size_t size);
 
 /* thread.c (arch/host/memleak.c in host builds) */
 int memleak_set_auto_scan(const char *value);

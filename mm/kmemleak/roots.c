@@ -8,14 +8,17 @@
  * registers its own roots.
  */
 #include <kernel/memleak.h>
+#include <kernel/kallsyms.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/smp.h>
 #include <kernel/task.h>
+#include <kernel/thread.h>
 #include "internal.h"
 
-extern char __noscan_data_end[], _edata[], __noscan_bss_end[], __bss_stop[];
+extern char _sdata[], __noscan_data_end[], _edata[];
+extern char __bss_start[], __noscan_bss_end[], __bss_stop[];
 extern char boot_stack[], boot_stack_top[];
 
 /* The noscan parts come first in .data and .bss: linker/sections.ld. */
@@ -119,7 +122,8 @@ static void scan_thread_stacks(void)
 {
 	static struct stack_ranges ranges __memleak_noscan;
 
-	if (!memleak.stack_scan && !memleak.confirming)
+	if (!memleak.stack_scan && !memleak.confirming &&
+	    !memleak_walking_roots)
 		return;
 	ranges.nr = 0;
 	ranges.overflow = false;
@@ -131,3 +135,84 @@ static void scan_thread_stacks(void)
 		memleak_scan_range(ranges.low[i], ranges.high[i]);
 }
 MEMLEAK_ROOT("thread stacks", scan_thread_stacks);
+
+/* ------------------------------------------------------------------ */
+/* Naming a root location, for 'memleak refs' and 'why' (explain.c)   */
+
+/* "sym+0x1c" for a data address, or the address itself. */
+static void data_symbol(unsigned long addr, char *buf, size_t size)
+{
+	unsigned long off;
+	const char *name = kallsyms_lookup_data(addr, NULL, &off);
+
+	if (name)
+		snprintf(buf, size, "%s+0x%lx", name, off);
+	else
+		snprintf(buf, size, "0x%08lx", addr);
+}
+
+/* The thread whose stack holds addr, as the report names threads. */
+static bool stack_owner(unsigned long addr, char *buf, size_t size)
+{
+	unsigned long flags = thread_list_lock();
+	struct thread *t;
+	bool found = false;
+
+	for_each_thread(t) {
+		unsigned long low = (unsigned long)t->stack;
+
+		if (t->stack && addr >= low && addr - low < t->stack_size) {
+			snprintf(buf, size, "stack of \"%s\" (pid %d): 0x%08lx",
+				 t->name, t->pid, addr);
+			found = true;
+			break;
+		}
+	}
+	thread_list_unlock(flags);
+	return found;
+}
+
+/* The CPU whose copy of the per-CPU section holds addr, and where. */
+static bool per_cpu_location(unsigned long addr, char *buf, size_t size)
+{
+	const void *start, *end;
+	unsigned int cpu;
+	char sym[KSYM_NAME_MAX + 16];
+
+	for_each_possible_cpu(cpu) {
+		if (!per_cpu_area(cpu, &start, &end) ||
+		    addr < (unsigned long)start || addr >= (unsigned long)end)
+			continue;
+		data_symbol(addr - (unsigned long)start +
+			    (unsigned long)__per_cpu_start, sym, sizeof(sym));
+		snprintf(buf, size, "per-cpu %u: %s", cpu, sym);
+		return true;
+	}
+	return false;
+}
+
+void memleak_describe_root(unsigned long addr, const char *root, char *buf,
+			   size_t size)
+{
+	char sym[KSYM_NAME_MAX + 16];
+	const char *region = root;
+
+	if (per_cpu_location(addr, buf, size) || stack_owner(addr, buf, size))
+		return;
+	if (addr >= (unsigned long)_sdata && addr < (unsigned long)_edata)
+		region = ".data";
+	else if (addr >= (unsigned long)__bss_start &&
+		 addr < (unsigned long)__bss_stop)
+		region = ".bss";
+	else if (addr >= (unsigned long)mem_map &&
+		 addr < (unsigned long)(mem_map + (max_pfn - min_pfn))) {
+		unsigned long i = (addr - (unsigned long)mem_map) /
+				  sizeof(struct page);
+
+		snprintf(buf, size, "page array: pfn 0x%lx+0x%lx", min_pfn + i,
+			 addr - (unsigned long)&mem_map[i]);
+		return;
+	}
+	data_symbol(addr, sym, sizeof(sym));
+	snprintf(buf, size, "%s: %s", region, sym);
+}

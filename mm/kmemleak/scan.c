@@ -259,12 +259,27 @@ static bool scan_range_locked(unsigned long start, unsigned long end,
 	return true;
 }
 
+/*
+ * While memleak_walk_roots() runs, the roots' ranges go to its visitor
+ * instead of being scanned; only the holder of the scan claim sets it.
+ */
+static void (*root_visit)(unsigned long start, unsigned long end,
+			  const char *root, void *ctx);
+static const char *root_name;
+static void *root_ctx;
+bool memleak_walking_roots;
+
 void memleak_scan_range(const void *start, const void *end)
 {
 	unsigned long flags;
 
 	if (!start || end <= start)
 		return;
+	if (root_visit) {
+		root_visit((unsigned long)start, (unsigned long)end, root_name,
+			   root_ctx);
+		return;
+	}
 	scan_lock(&flags);
 	scan_range_locked((unsigned long)start, (unsigned long)end, NULL, &flags);
 	scan_unlock(flags);
@@ -717,7 +732,7 @@ static void find_suspects(unsigned long now)
 	scan_unlock(flags);
 }
 
-static bool claim_scan(void)
+bool memleak_claim_scan(void)
 {
 	unsigned long flags;
 	bool ok;
@@ -732,6 +747,34 @@ static bool claim_scan(void)
 	return ok;
 }
 
+void memleak_release_scan(void)
+{
+	unsigned long flags;
+
+	scan_lock(&flags);
+	scan_running = false;
+	memleak_unpin();
+	scan_unlock(flags);
+}
+
+void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
+				      const char *root, void *ctx),
+			void *ctx, unsigned long floor)
+{
+	const struct memleak_root *root;
+
+	memleak_stack_floor = floor;
+	memleak_walking_roots = true;
+	root_visit = visit;
+	root_ctx = ctx;
+	for (root = __start_memleak_roots; root < __stop_memleak_roots; root++) {
+		root_name = root->name;
+		root->scan();
+	}
+	root_visit = NULL;
+	memleak_walking_roots = false;
+}
+
 /*
  * One full scan; afterwards MEMLEAK_SUSPECT marks the suspected leaks.
  * Returns 0, or -EBUSY when another scan runs or the collector is off.
@@ -743,7 +786,7 @@ int memleak_scan(void)
 
 	memleak_flush_pending();
 	t0 = arch_cycles();
-	if (!claim_scan())
+	if (!memleak_claim_scan())
 		return -EBUSY;
 	memleak_stack_floor = (unsigned long)__builtin_frame_address(0);
 	memleak.bytes_scanned = 0;
