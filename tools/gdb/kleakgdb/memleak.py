@@ -533,7 +533,32 @@ Reads memory only; a whole pass over the tracked blocks takes a while."""
                                              "  <%s>" % symbolize(where)))
 
 
+class MemleakInKernel(gdb.Command):
+    """A 'memleak' subcommand the kernel runs itself (through kshell), for
+    what only the kernel's own walk answers; its output goes to the
+    kernel console (shown here when kleak-console-log names the log)."""
+
+    def __init__(self, name, subcommand, args, doc):
+        self.__doc__ = "%s\n\nUsage: %s %s\n\nRuns the shell's 'memleak %s' " \
+            "on the stopped CPU (it must be at a safe stop: see kleak-stop)." \
+            % (doc, name, args, subcommand)
+        super().__init__(name, gdb.COMMAND_DATA)
+        self.name, self.subcommand, self.args = name, subcommand, args
+
+    def invoke(self, arg, from_tty):
+        argv = gdb.string_to_argv(arg)
+        wanted = len(self.args.split())
+        if len(argv) != wanted or any(" " in a for a in argv):
+            raise KleakError("usage: %s %s" % (self.name, self.args))
+        require_collector()
+        with kcall.KernelCalls():
+            kcall.wipe_dead_stack()
+            gdb.execute(" ".join(["kshell memleak", self.subcommand] + argv))
+
+
 MemleakScan()
 MemleakList()
 MemleakDump()
 MemleakRefs()
+MemleakInKernel("memleak-why", "why", "ADDR",
+                "One path of pointers from a root to the block at ADDR.")
