@@ -15,7 +15,7 @@
 #include <kernel/slab.h>
 #include <kernel/time.h>
 #include "../../mm/kmemleak/internal.h"
-#include "test_mm.h"
+#include "test_memleak.h"
 
 #include <stdlib.h>
 
@@ -44,31 +44,11 @@ static struct test_elem *elem_of(struct list_head *node)
 	return container_of(node, struct test_elem, node);
 }
 
-/*
- * A block of size zeroed bytes, tracked with min_count references
- * needed. It waits in this CPU's log of recent allocations until
- * something reads the blocks (a scan, dump, stats, an annotation).
- */
-static void *track(size_t size, int min_count)
-{
-	void *p = kzalloc(size, GFP_KERNEL);
-
-	assert_non_null(p);
-	memleak_alloc(p, size, min_count);
-	return p;
-}
-
 /* The block of p, once the logs of recent allocations are flushed. */
 static struct memleak_block *tracked_block(const void *p)
 {
 	memleak_flush_pending();
 	return memleak_lookup_block((unsigned long)p);
-}
-
-static void untrack(void *p)
-{
-	memleak_free(p);
-	kfree(p);
 }
 
 static void set_word(void *block, unsigned int index, const void *value)
@@ -134,16 +114,6 @@ static unsigned long list_count_nodes_of(struct list_head *head)
 	for (struct list_head *p = head->next; p != head; p = p->next)
 		n++;
 	return n;
-}
-
-static int group_setup(void **state)
-{
-	(void)state;
-	host_mm_init();
-	memleak_init();
-	assert_true(memleak.enabled);
-	assert_true(memleak.initialized);
-	return 0;
 }
 
 static int setup(void **state)
@@ -752,5 +722,5 @@ int main(void)
 			test_pending_time_and_annotations, setup, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
 }

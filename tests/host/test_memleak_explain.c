@@ -13,7 +13,7 @@
 #include <kernel/slab.h>
 #include <kernel/time.h>
 #include "../../mm/kmemleak/internal.h"
-#include "test_mm.h"
+#include "test_memleak.h"
 
 #include <stdio.h>
 
@@ -36,21 +36,6 @@ struct node_elem {
 static struct node_elem *node_elem_of(struct list_head *node)
 {
 	return container_of(node, struct node_elem, node);
-}
-
-static void *track(size_t size, int min_count)
-{
-	void *p = kzalloc(size, GFP_KERNEL);
-
-	assert_non_null(p);
-	memleak_alloc(p, size, min_count);
-	return p;
-}
-
-static void untrack(void *p)
-{
-	memleak_free(p);
-	kfree(p);
 }
 
 /* Runs "memleak CMD ADDR" with every block old enough to be reported. */
@@ -97,15 +82,6 @@ static unsigned long no_marks_left(void)
 	list_for_each_entry(b, &memleak.blocks, node)
 		n += !!(b->flags & MEMLEAK_EXPLAIN_SEEN);
 	return n;
-}
-
-static int group_setup(void **state)
-{
-	(void)state;
-	host_mm_init();
-	memleak_init();
-	assert_true(memleak.enabled);
-	return 0;
 }
 
 static int setup(void **state)
@@ -284,5 +260,5 @@ int main(void)
 						teardown),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
 }

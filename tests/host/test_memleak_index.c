@@ -15,7 +15,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include "../../mm/kmemleak/internal.h"
-#include "test_mm.h"
+#include "test_memleak.h"
 
 #include <stdlib.h>
 
@@ -32,7 +32,7 @@ static void track_now(const void *p, size_t size)
 	memleak_flush_pending();
 }
 
-static void untrack(const void *p)
+static void forget(const void *p)
 {
 	memleak_free(p);
 }
@@ -57,15 +57,6 @@ static void assert_maps(const void *p, size_t size)
 static struct page *page_of(const void *p)
 {
 	return virt_to_page(p);
-}
-
-static int group_setup(void **state)
-{
-	(void)state;
-	host_mm_init();
-	memleak_init();
-	assert_true(memleak.enabled);
-	return 0;
 }
 
 static int teardown(void **state)
@@ -95,10 +86,10 @@ static void test_slab_objects(void **state)
 	/* The rest of b's object is in no block. */
 	assert_null(find(b, 88));
 	assert_true(memleak.index_bytes > 0);
-	untrack(a);
+	forget(a);
 	assert_null(find(a, 0));
 	assert_maps(b, 80);
-	untrack(b);
+	forget(b);
 	/* The slab's last tracked object gone: its slot array too. */
 	assert_null(page_of(a)->memleak_index);
 	assert_int_equal(memleak.index_bytes, 0);
@@ -173,14 +164,14 @@ static void test_simple_blocks(void **state)
 	/* Ignored, then freed: the next block in the slot is simple again. */
 	memleak_ignore(a);
 	assert_false(simple_at(a));
-	untrack(a);
+	forget(a);
 	track_now(a, 16);
 	assert_true(simple_at(a));
-	untrack(a);
-	untrack(b + 8);
-	untrack(c);
-	untrack(d);
-	untrack(big);
+	forget(a);
+	forget(b + 8);
+	forget(c);
+	forget(d);
+	forget(big);
 	kfree(a);
 	kfree(b);
 	kfree(c);
@@ -220,14 +211,14 @@ static void test_marks(void **state)
 	assert_ptr_equal(find_unmarked(b), bb);
 	memleak_index_mark(bb);
 	/* Freed and tracked again in the same slot: a new block, unmarked. */
-	untrack(b);
+	forget(b);
 	track_now(b, 64);
 	assert_non_null(find_unmarked(b));
 	memleak_index_mark(find(big, 0));
 	assert_ptr_equal(find_unmarked(big), find(big, 0));
-	untrack(a);
-	untrack(b);
-	untrack(big);
+	forget(a);
+	forget(b);
+	forget(big);
 	kfree(a);
 	kfree(b);
 	kfree(big);
@@ -262,7 +253,7 @@ static void test_tree_block_over_slab_object(void **state)
 	host_log_clear();
 	assert_null(find(before, 0));
 	assert_maps(a, 64);
-	untrack(a);
+	forget(a);
 	while (n--)
 		kfree(obj[n]);
 }
@@ -284,13 +275,13 @@ static void test_pages_in_tree(void **state)
 	track_now(big + size + 28, 64);
 	assert_maps(big + size + 28, 64);
 	assert_null(find(big, (long)size + 8));
-	untrack(big);
+	forget(big);
 	assert_null(find(big, 0));
 	assert_null(page_of(big)->memleak_index);
 	/* The page the second block is in keeps its mark. */
 	assert_non_null(page_of(big + size + 28)->memleak_index);
 	assert_maps(big + size + 28, 64);
-	untrack(big + size + 28);
+	forget(big + size + 28);
 	assert_null(page_of(big + 3 * PAGE_SIZE)->memleak_index);
 	kfree(big);
 }
@@ -334,11 +325,11 @@ static void test_outside_ram(void **state)
 	memleak_set_tracking(true);
 	host_log_clear();
 	assert_maps(m + 64, 64);
-	untrack(m + 256);
-	untrack(m + 64);
+	forget(m + 256);
+	forget(m + 64);
 	assert_maps(m + 512, 64);
 	assert_null(find(m, 64));
-	untrack(m + 512);
+	forget(m + 512);
 	untrack(m + PAGE_SIZE - 16);
 	assert_null(find(m, 2 * PAGE_SIZE));
 	free(m);
@@ -380,7 +371,7 @@ static void test_random_against_model(void **state)
 		char *p = m + i * (MODEL_BYTES / MODEL_SLOTS);
 
 		if (size[i]) {
-			untrack(p);
+			forget(p);
 			size[i] = 0;
 		} else {
 			size[i] = 8 * (1 + rand_r(&seed) %
@@ -410,5 +401,5 @@ int main(void)
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
 }

@@ -9,7 +9,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include "../../mm/kmemleak/internal.h"
-#include "test_mm.h"
+#include "test_memleak.h"
 
 static void scan_no_roots(void)
 {
@@ -19,15 +19,6 @@ MEMLEAK_ROOT("queue test", scan_no_roots);
 static struct memleak_block *fake(unsigned long i)
 {
 	return (struct memleak_block *)(0x1000 + i * 8);
-}
-
-static int group_setup(void **state)
-{
-	(void)state;
-	host_mm_init();
-	memleak_init();
-	assert_true(memleak.enabled);
-	return 0;
 }
 
 static void test_fifo_across_chunks(void **state)
@@ -110,5 +101,5 @@ int main(void)
 		cmocka_unit_test(test_pinned_free_is_deferred),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
 }

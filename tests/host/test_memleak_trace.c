@@ -11,7 +11,7 @@
 #include <kernel/memleak.h>
 #include <kernel/slab.h>
 #include "../../mm/kmemleak/internal.h"
-#include "test_mm.h"
+#include "test_memleak.h"
 
 static void scan_no_roots(void)
 {
@@ -110,15 +110,6 @@ static void test_alloc_text_holds_the_allocators(void **state)
 	assert_false(in_alloc_text((unsigned long)__stop_alloc_text));
 }
 
-static int group_setup(void **state)
-{
-	(void)state;
-	host_mm_init();
-	memleak_init();
-	assert_true(memleak.enabled);
-	return 0;
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -127,5 +118,5 @@ int main(void)
 		cmocka_unit_test(test_alloc_text_holds_the_allocators),
 	};
 
-	return cmocka_run_group_tests(tests, group_setup, NULL);
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
 }
