@@ -18,7 +18,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT  # noqa: E402
+from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT, session  # noqa: E402
 
 REPORT = re.compile(r"^unreferenced object 0x([0-9a-f]{8}) \(size (\d+)\):\n"
                     r"(?:.*\n)*?  backtrace:\n((?:    \[<[0-9a-f]{8}>\] .*\n)+)",
@@ -132,13 +132,8 @@ def check_module(tap, arch, k):
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
-        with Kernel(arch, append="test") as k:
-            try:
-                k.expect(re.escape(PROMPT))
-                check_leaktest(tap, arch, k)
-                check_module(tap, arch, k)
-            except Timeout as e:
-                tap.ok(False, "%s: the shell answers (%s)" % (arch, e), k.output)
+        session(tap, arch, [check_leaktest, check_module],
+                "the shell answers")
     return tap.done()
 
 

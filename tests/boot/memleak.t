@@ -10,7 +10,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kqemu import Kernel, Tap, Timeout, PROMPT  # noqa: E402
+from kqemu import Kernel, Tap, Timeout, PROMPT, session  # noqa: E402
 
 REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
 EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
@@ -210,18 +210,9 @@ def check_boot_option(tap, arch):
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
-        with Kernel(arch, append="test") as k:
-            try:
-                k.expect(re.escape(PROMPT))
-                check_seed(tap, arch, k)
-                check_list_and_clear(tap, arch, k)
-                check_commands(tap, arch, k)
-                check_age(tap, arch, k)
-                check_tiers(tap, arch, k)
-                k.send("poweroff\n")
-                tap.ok(k.wait(20) == 0, "%s: powers off cleanly" % arch, k.output)
-            except Timeout as e:
-                tap.ok(False, "%s: memleak session (%s)" % (arch, e), k.output)
+        session(tap, arch, [check_seed, check_list_and_clear, check_commands,
+                            check_age, check_tiers],
+                "memleak session", poweroff=True)
         check_boot_option(tap, arch)
     return tap.done()
 

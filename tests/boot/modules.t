@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
-from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT  # noqa: E402
+from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT, session  # noqa: E402
 
 REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
 SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\)$", re.M)
@@ -261,17 +261,10 @@ def check_iso(tap):
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
-        with Kernel(arch, append="test") as k:
-            try:
-                k.expect(re.escape(PROMPT))
-                check_archive(tap, arch, k)
-                check_seed(tap, arch, k)
-                check_modtest(tap, arch, k)
-                check_no_new_leaks(tap, arch, k, "the failed loads")
-                k.send("poweroff\n")
-                tap.ok(k.wait(20) == 0, "%s: powers off cleanly" % arch, k.output)
-            except Timeout as e:
-                tap.ok(False, "%s: modules session (%s)" % (arch, e), k.output)
+        session(tap, arch, [check_archive, check_seed, check_modtest,
+                            lambda tap, arch, k: check_no_new_leaks(
+                                tap, arch, k, "the failed loads")],
+                "modules session", poweroff=True)
         with tempfile.TemporaryDirectory() as tmp:
             archive, cases = make_bad_archive(arch, tmp)
             check_bad(tap, arch, archive, cases)

@@ -151,6 +151,24 @@ class Kernel:
         return False
 
 
+def session(tap, arch, checks, name="session", append="test",
+            poweroff=False):
+    """Boots arch and runs each check(tap, arch, k) at the prompt, then
+    (poweroff) checks that it powers off cleanly. A hang fails one test
+    that names the session; the tests after it go on."""
+    with Kernel(arch, append=append) as k:
+        try:
+            k.expect(re.escape(PROMPT))
+            for check in checks:
+                check(tap, arch, k)
+            if poweroff:
+                k.send("poweroff\n")
+                tap.ok(k.wait(20) == 0, "%s: powers off cleanly" % arch,
+                       k.output)
+        except Timeout as e:
+            tap.ok(False, "%s: %s (%s)" % (arch, name, e), k.output)
+
+
 class Tap:
     """Minimal TAP producer: numbered results, diagnostics, a final plan."""
 
