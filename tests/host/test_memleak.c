@@ -19,17 +19,6 @@
 
 #include <stdlib.h>
 
-#define NR_ROOTS 8
-
-/* The test's root area: the only memory scanned besides the blocks. */
-static unsigned long roots[NR_ROOTS];
-
-static void scan_test_roots(void)
-{
-	memleak_scan_range(roots, roots + NR_ROOTS);
-}
-MEMLEAK_ROOT("test roots", scan_test_roots);
-
 /*
  * A type with an embedded list node, found through container_of() (see
  * elem_of()), which gives blocks of its size an alias at the node.

@@ -17,16 +17,6 @@
 
 #include <stdio.h>
 
-#define NR_ROOTS 8
-
-static unsigned long roots[NR_ROOTS];
-
-static void scan_test_roots(void)
-{
-	memleak_scan_range(roots, roots + NR_ROOTS);
-}
-MEMLEAK_ROOT("test roots", scan_test_roots);
-
 /* A node at offset 8 words: container_of() makes it an alias. */
 struct node_elem {
 	unsigned long words[8];

@@ -1,0 +1,56 @@
+/*
+ * Helpers shared by the host tests of the leak collector: a root area
+ * of the tests' own, a collector started on a fresh allocator for each
+ * group of tests, and blocks tracked and untracked as the allocators'
+ * hooks would.
+ */
+#ifndef TEST_MEMLEAK_H
+#define TEST_MEMLEAK_H
+
+#include <kernel/memleak.h>
+#include <kernel/slab.h>
+#include "../../mm/kmemleak/internal.h"
+#include "test_mm.h"
+
+#define NR_ROOTS 8
+
+/* The test's root area: the only memory scanned besides the blocks. */
+static unsigned long roots[NR_ROOTS];
+
+static void scan_test_roots(void)
+{
+	memleak_scan_range(roots, roots + NR_ROOTS);
+}
+MEMLEAK_ROOT("test roots", scan_test_roots);
+
+static inline int memleak_group_setup(void **state)
+{
+	(void)state;
+	host_mm_init();
+	memleak_init();
+	assert_true(memleak.enabled);
+	assert_true(memleak.initialized);
+	return 0;
+}
+
+/*
+ * A block of size zeroed bytes, tracked with min_count references
+ * needed. It waits in this CPU's log of recent allocations until
+ * something reads the blocks (a scan, dump, stats, an annotation).
+ */
+static inline void *track(size_t size, int min_count)
+{
+	void *p = kzalloc(size, GFP_KERNEL);
+
+	assert_non_null(p);
+	memleak_alloc(p, size, min_count);
+	return p;
+}
+
+static inline void untrack(void *p)
+{
+	memleak_free(p);
+	kfree(p);
+}
+
+#endif
