@@ -60,6 +60,10 @@ static void print_summary(void)
 {
 	print_counts();
 	print_tiers();
+	if (memleak.nr_suppressed)
+		printk("memleak: %lu suspect%s (%lu bytes) suppressed (memleak "
+		       "suppressions)\n", memleak.nr_suppressed,
+		       plural(memleak.nr_suppressed), memleak.suppressed_bytes);
 	if (memleak.nr_young)
 		printk("memleak: %lu blocks younger than %lu ms not reported "
 		       "(memleak age=MS)\n", memleak.nr_young, min_age_ms());

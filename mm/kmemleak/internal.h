@@ -190,6 +190,8 @@ struct memleak_state {
 	unsigned long nr_new;
 	/* white and confirmed, but younger than min_age: not reported yet */
 	unsigned long nr_young;
+	/* white, old enough, but matched by a suppression (suppress.c) */
+	unsigned long nr_suppressed, suppressed_bytes;
 	/* the suspects of the last scan by tier (classify.c) */
 	unsigned long tier_blocks[MEMLEAK_NR_TIERS];
 	unsigned long tier_bytes[MEMLEAK_NR_TIERS];
@@ -361,6 +363,23 @@ void memleak_init_logs(void);
 struct memleak_queue;
 void memleak_classify_suspects(struct memleak_queue *suspects);
 enum memleak_tier memleak_block_tier(const struct memleak_block *b);
+
+/*
+ * suppress.c: patterns that leave known leaks out of the reports. With
+ * memleak_lock held: memleak_suppress_new_scan() resets the counts,
+ * memleak_suppressed() says (and counts) whether a block's trace
+ * matches one. memleak_add_suppression() takes the lock itself; 0, or
+ * -1 after a message.
+ */
+void memleak_suppress_init(void);
+void memleak_suppress_new_scan(void);
+bool memleak_suppressed(const struct memleak_block *b);
+int memleak_add_suppression(const char *pattern);
+/* Adds the patterns of a suppressions file (messages name source). */
+void memleak_parse_suppressions(const char *text, size_t size,
+				const char *source);
+/* Shell-style * and ? matching of a whole string. */
+bool memleak_glob_match(const char *pattern, const char *s);
 
 /* scan.c */
 int memleak_scan(void);

@@ -710,14 +710,15 @@ static void find_suspects(unsigned long now)
 	confirm_white_blocks(&white);
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = memleak.nr_young = 0;
+	memleak_suppress_new_scan();
 	while ((b = memleak_queue_pop(&white))) {
 		/* A collector that disabled itself mid-scan reports nothing. */
 		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
 		    block_is_white(b) && !(b->flags & MEMLEAK_CLEARED)) {
-			if (old_enough(b, now))
-				mark_suspect(b, &suspects);
-			else
+			if (!old_enough(b, now))
 				memleak.nr_young++;
+			else if (!memleak_suppressed(b))
+				mark_suspect(b, &suspects);
 		}
 		/* The queue is the scan's own: a pause anywhere is safe. */
 		if (++n % WALK_BATCH == 0) {

@@ -152,11 +152,11 @@ class Kernel:
 
 
 def session(tap, arch, checks, name="session", append="test",
-            poweroff=False):
+            poweroff=False, extra=()):
     """Boots arch and runs each check(tap, arch, k) at the prompt, then
     (poweroff) checks that it powers off cleanly. A hang fails one test
     that names the session; the tests after it go on."""
-    with Kernel(arch, append=append) as k:
+    with Kernel(arch, append=append, extra=extra) as k:
         try:
             k.expect(re.escape(PROMPT))
             for check in checks:

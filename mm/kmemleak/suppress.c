@@ -1,0 +1,367 @@
+/*
+ * Suppressions: known leaks the reports leave out, as Valgrind's and
+ * LeakSanitizer's suppressions do. A pattern matches a suspect when one
+ * frame of its allocation trace matches it:
+ *
+ *   leaktest_*          a function name, with * and ? wildcards
+ *   [memleak_test]      any frame in that module (also after rmmod)
+ *   leak:PATTERN        LeakSanitizer's spelling of the same
+ *
+ * A suppressed block is not a suspect: it is neither listed nor
+ * classified nor counted in the digest, but the summary says how many
+ * blocks and bytes the patterns hid, and 'memleak suppressions' how
+ * many each one did, so nothing is hidden silently. Patterns come from
+ * 'memleak suppress', the command line (memleak.suppress=A,B) and the
+ * file memleak.supp of the boot archive (one a line, # comments).
+ * 'memleak not-leak ADDR' and 'memleak ignore ADDR' are here too: the
+ * run-time forms of the annotations.
+ *
+ * Locking: the patterns and their counts are under memleak_lock; the
+ * scan matches with it held (memleak_suppressed()).
+ */
+#include <kernel/memleak.h>
+#include <kernel/bootinfo.h>
+#include <kernel/cmdline.h>
+#include <kernel/cpio.h>
+#include <kernel/kallsyms.h>
+#include <kernel/kernel.h>
+#include <kernel/printk.h>
+#include <kernel/string.h>
+#include "internal.h"
+
+#define MAX_PATTERNS 16
+#define PATTERN_LEN 48
+/* memleak.suppress=A,B,...: room for a few patterns. */
+#define CMDLINE_PATTERNS_LEN 256
+
+struct suppression {
+	char pattern[PATTERN_LEN];
+	unsigned long blocks, bytes;	/* hidden at the last scan */
+};
+
+static struct suppression suppressions[MAX_PATTERNS];
+static unsigned int nr_suppressions;
+
+/* Shell-style matching of * and ? against a whole string. */
+bool memleak_glob_match(const char *pattern, const char *s)
+{
+	const char *star = NULL, *resume = NULL;
+
+	while (*s) {
+		if (*pattern == '*') {
+			star = pattern++;
+			resume = s;
+		} else if (*pattern == '?' || *pattern == *s) {
+			pattern++;
+			s++;
+		} else if (star) {
+			pattern = star + 1;
+			s = ++resume;
+		} else {
+			return false;
+		}
+	}
+	while (*pattern == '*')
+		pattern++;
+	return !*pattern;
+}
+
+/*
+ * Whether the frame at addr matches pattern: "[module]" against the
+ * module kallsyms names it after, anything else against its function.
+ */
+static bool frame_matches(const char *pattern, unsigned long addr)
+{
+	char buf[KSYM_PRINT_MAX], *end;
+	const char *module;
+
+	if (!kallsyms_snprint(buf, sizeof(buf), addr))
+		return false;
+	if (pattern[0] == '[') {
+		module = strchr(buf, '[');
+		return module && strncmp(module, pattern, strlen(pattern)) == 0;
+	}
+	end = strchr(buf, '+');
+	if (end)
+		*end = '\0';
+	return memleak_glob_match(pattern, buf);
+}
+
+static struct suppression *matching_suppression(const struct memleak_trace *t)
+{
+	for (unsigned int i = 0; i < nr_suppressions; i++)
+		for (unsigned int f = 0; f < t->nr_entries; f++)
+			if (frame_matches(suppressions[i].pattern, t->entries[f]))
+				return &suppressions[i];
+	return NULL;
+}
+
+void memleak_suppress_new_scan(void)
+{
+	for (unsigned int i = 0; i < nr_suppressions; i++)
+		suppressions[i].blocks = suppressions[i].bytes = 0;
+	memleak.nr_suppressed = memleak.suppressed_bytes = 0;
+}
+
+bool memleak_suppressed(const struct memleak_block *b)
+{
+	struct suppression *s;
+
+	if (!nr_suppressions || !b->trace)
+		return false;
+	s = matching_suppression(b->trace);
+	if (!s)
+		return false;
+	s->blocks++;
+	s->bytes += b->size;
+	memleak.nr_suppressed++;
+	memleak.suppressed_bytes += b->size;
+	return true;
+}
+
+static struct suppression *find_pattern(const char *pattern)
+{
+	for (unsigned int i = 0; i < nr_suppressions; i++)
+		if (strcmp(suppressions[i].pattern, pattern) == 0)
+			return &suppressions[i];
+	return NULL;
+}
+
+/* A pattern's text without LeakSanitizer's "leak:", or NULL if bad. */
+static const char *pattern_text(const char *arg, const char **why)
+{
+	size_t len;
+
+	if (strncmp(arg, "leak:", 5) == 0)
+		arg += 5;
+	len = strlen(arg);
+	*why = NULL;
+	if (len == 0)
+		*why = "is empty";
+	else if (len >= PATTERN_LEN)
+		*why = "is too long (47 characters at most)";
+	else if (arg[0] == '[' && (len < 3 || arg[len - 1] != ']' ||
+				   strchr(arg + 1, '[') ||
+				   strchr(arg, ']') != arg + len - 1))
+		*why = "is not a [module] pattern";
+	return *why ? NULL : arg;
+}
+
+/* Adds one pattern; 0, or -1 after saying why not. */
+int memleak_add_suppression(const char *arg)
+{
+	const char *why, *pattern = pattern_text(arg, &why);
+	unsigned long flags;
+	int err = 0;
+
+	if (!pattern) {
+		printk("memleak suppress: '%s' %s\n", arg, why);
+		return -1;
+	}
+	memleak_enter(&flags);
+	if (find_pattern(pattern))
+		why = "is already there";
+	else if (nr_suppressions == MAX_PATTERNS)
+		why = "does not fit: 16 patterns at most";
+	else
+		strlcpy(suppressions[nr_suppressions++].pattern, pattern,
+			PATTERN_LEN);
+	memleak_leave(flags);
+	if (why) {
+		printk("memleak suppress: '%s' %s\n", pattern, why);
+		err = -1;
+	}
+	return err;
+}
+
+static int cmd_suppress(int argc, char **argv)
+{
+	(void)argc;
+	if (memleak_add_suppression(argv[1]))
+		return 1;
+	printk("memleak: suppressing leaks allocated through '%s' (from the "
+	       "next scan)\n", argv[1]);
+	return 0;
+}
+MEMLEAK_COMMAND("suppress", cmd_suppress, 1, 1, "FUNC|[MODULE]",
+		"leave out leaks with a frame matching (* and ? wildcards)");
+
+static int cmd_unsuppress(int argc, char **argv)
+{
+	const char *why, *pattern = pattern_text(argv[1], &why);
+	struct suppression *s;
+	unsigned long flags;
+
+	(void)argc;
+	memleak_enter(&flags);
+	s = pattern ? find_pattern(pattern) : NULL;
+	if (s) {
+		*s = suppressions[--nr_suppressions];
+		memset(&suppressions[nr_suppressions], 0, sizeof(*s));
+	}
+	memleak_leave(flags);
+	if (!s) {
+		printk("memleak unsuppress: no pattern '%s'\n", argv[1]);
+		return 1;
+	}
+	printk("memleak: '%s' no longer suppressed\n", pattern);
+	return 0;
+}
+MEMLEAK_COMMAND("unsuppress", cmd_unsuppress, 1, 1, "PATTERN",
+		"remove a suppression");
+
+static int cmd_suppressions(int argc, char **argv)
+{
+	struct suppression copy[MAX_PATTERNS];
+	unsigned long flags;
+	unsigned int n;
+
+	(void)argc, (void)argv;
+	memleak_enter(&flags);
+	n = nr_suppressions;
+	memcpy(copy, suppressions, sizeof(copy));
+	memleak_leave(flags);
+	for (unsigned int i = 0; i < n; i++)
+		printk("  %-32s %lu block%s (%lu bytes) at the last scan\n",
+		       copy[i].pattern, copy[i].blocks,
+		       copy[i].blocks == 1 ? "" : "s", copy[i].bytes);
+	printk("memleak: %u suppression%s\n", n, n == 1 ? "" : "s");
+	return 0;
+}
+MEMLEAK_COMMAND("suppressions", cmd_suppressions, 0, 0, "",
+		"the patterns, and how many leaks each hid");
+
+/*
+ * A suppressions file: a pattern a line; blanks around it and what
+ * follows a '#' are left out. A bad line is named and skipped.
+ */
+void memleak_parse_suppressions(const char *text, size_t size,
+				const char *source)
+{
+	char line[PATTERN_LEN + 16];
+	unsigned int nr = 0;
+	size_t pos = 0;
+
+	while (pos < size) {
+		size_t end = pos, len;
+		char *p = line, *q;
+
+		while (end < size && text[end] != '\n')
+			end++;
+		len = end - pos;
+		nr++;
+		if (len >= sizeof(line)) {
+			printk("memleak: %s:%u: line too long: skipped\n",
+			       source, nr);
+			pos = end + 1;
+			continue;
+		}
+		memcpy(line, text + pos, len);
+		line[len] = '\0';
+		pos = end + 1;
+		q = strchr(line, '#');
+		if (q)
+			*q = '\0';
+		while (*p == ' ' || *p == '\t')
+			p++;
+		q = p + strlen(p);
+		while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
+			*--q = '\0';
+		if (*p && memleak_add_suppression(p))
+			printk("memleak: %s:%u: skipped\n", source, nr);
+	}
+}
+
+/* memleak.supp in the boot archive, if there is one. */
+static void read_suppressions_file(void)
+{
+	size_t size = boot_info.initrd_end - boot_info.initrd_start;
+	struct cpio_entry e;
+
+	if (boot_info.initrd_end <= boot_info.initrd_start ||
+	    cpio_find(__va(boot_info.initrd_start), size, "memleak.supp", &e) ||
+	    !cpio_is_regular(&e))
+		return;
+	memleak_parse_suppressions(e.data, e.size, "memleak.supp");
+	printk("memleak: %u suppression%s after the boot archive's "
+	       "memleak.supp\n", nr_suppressions,
+	       nr_suppressions == 1 ? "" : "s");
+}
+
+/*
+ * memleak.supp of the boot archive and memleak.suppress=A,B on the
+ * command line; at memleak_init().
+ */
+void memleak_suppress_init(void)
+{
+	char list[CMDLINE_PATTERNS_LEN], *pattern = list, *comma;
+	int found = cmdline_get(boot_info.cmdline, "memleak.suppress", list,
+				sizeof(list));
+
+	read_suppressions_file();
+	if (found < 0)
+		printk("memleak: memleak.suppress= is too long (%d characters "
+		       "at most): ignored\n", CMDLINE_PATTERNS_LEN - 1);
+	if (found <= 0)
+		return;
+	for (; pattern; pattern = comma ? comma + 1 : NULL) {
+		comma = strchr(pattern, ',');
+		if (comma)
+			*comma = '\0';
+		if (*pattern && !memleak_add_suppression(pattern))
+			printk("memleak: suppressing '%s' (command line)\n",
+			       pattern);
+	}
+}
+
+/* The tracked block holding the hex address arg, or 0 after saying why. */
+static unsigned long block_start_of(const char *cmd, const char *arg)
+{
+	struct memleak_block *b;
+	unsigned long addr, flags, start = 0;
+
+	if (kstrtoul(arg, 16, &addr)) {
+		printk("memleak %s: '%s' is not a hex address\n", cmd, arg);
+		return 0;
+	}
+	memleak_flush_pending();
+	memleak_enter(&flags);
+	b = memleak_index_find(addr);
+	if (b && (b->flags & MEMLEAK_ALLOCATED))
+		start = b->start;
+	memleak_leave(flags);
+	if (!start)
+		printk("memleak %s: 0x%08lx is not inside any tracked block\n",
+		       cmd, addr);
+	return start;
+}
+
+static int cmd_not_leak(int argc, char **argv)
+{
+	unsigned long start = block_start_of(argv[0], argv[1]);
+
+	(void)argc;
+	if (!start)
+		return 1;
+	memleak_not_leak((const void *)start);
+	printk("memleak: block 0x%08lx is never reported (still scanned)\n",
+	       start);
+	return 0;
+}
+MEMLEAK_COMMAND("not-leak", cmd_not_leak, 1, 1, "ADDR",
+		"never report the block holding ADDR (memleak_not_leak())");
+
+static int cmd_ignore(int argc, char **argv)
+{
+	unsigned long start = block_start_of(argv[0], argv[1]);
+
+	(void)argc;
+	if (!start)
+		return 1;
+	memleak_ignore((const void *)start);
+	printk("memleak: block 0x%08lx is neither reported nor scanned\n",
+	       start);
+	return 0;
+}
+MEMLEAK_COMMAND("ignore", cmd_ignore, 1, 1, "ADDR",
+		"neither report nor scan the block holding ADDR");
