@@ -256,7 +256,7 @@ def digest_lines(blocks, cache=None):
 
 def summary_line(digest=()):
     """The shell's summary: counts, tiers, the digest's lines when given,
-    and the count of blocks left out as young."""
+    and the counts of blocks left out as suppressed or young."""
     s = state()
     line = "memleak: %d new suspected memory leaks (%d total)" % (
         ulong(s["nr_new"]), ulong(s["nr_suspects"]))
@@ -267,6 +267,11 @@ def summary_line(digest=()):
             "%s %d block%s (%d bytes)" % (name, n[i], "" if n[i] == 1 else "s", b[i])
             for i, name in enumerate(("direct", "indirect", "possibly lost")))
         line += "".join("\n" + d for d in digest)
+    hidden = ulong(s["nr_suppressed"])
+    if hidden:
+        line += "\nmemleak: %d suspect%s (%d bytes) suppressed (memleak " \
+            "suppressions)" % (hidden, "" if hidden == 1 else "s",
+                               ulong(s["suppressed_bytes"]))
     young = ulong(s["nr_young"])
     if young:
         min_age_ms = ulong(s["min_age_jiffies"]) * 1000 // source.hz()
@@ -562,3 +567,5 @@ MemleakDump()
 MemleakRefs()
 MemleakInKernel("memleak-why", "why", "ADDR",
                 "One path of pointers from a root to the block at ADDR.")
+MemleakInKernel("memleak-suppress", "suppress", "PATTERN",
+                "Leave out leaks allocated through PATTERN (suppress.c).")
