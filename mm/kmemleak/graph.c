@@ -1,0 +1,196 @@
+/*
+ * 'memleak graph': the last scan's suspects and the pointers between
+ * them as a Graphviz DOT graph, printed between two marker lines so
+ * that tools/leak-graph can find it in a console log and draw it:
+ *
+ *   "0x4f0c2e40" [label="0x4f0c2e40\n64 bytes, direct\nsetup_cycle+0x30/0x80"]
+ *   "0x4f0c2e40" -> "0x4f0c2f00" [label="+0x8"]
+ *
+ * One node per suspect (filled by tier: direct, indirect, possibly
+ * lost), labelled with its size and allocation site; one edge per word
+ * of a suspect that points to another one (its start or an alias),
+ * labelled with the word's offset. At most MAX_NODES nodes and
+ * MAX_EDGES edges: what is left out is said, never dropped silently.
+ *
+ * Locking: the suspects are copied with memleak_lock held (through
+ * memleak_walk_blocks()); each one's words are then read with the lock
+ * held, at most READ_BUDGET words at a time, after finding the block
+ * again by its address (a block freed meanwhile is passed over). The
+ * copies hold block addresses, so they live outside the scan's roots.
+ */
+#include <kernel/memleak.h>
+#include <kernel/kallsyms.h>
+#include <kernel/kernel.h>
+#include <kernel/printk.h>
+#include "internal.h"
+
+#define MAX_NODES 64
+#define MAX_EDGES 256
+#define READ_BUDGET 1024
+
+struct graph_node {
+	unsigned long start;
+	size_t size;
+	enum memleak_tier tier;
+	unsigned long site;	/* first frame of the trace; 0: unknown */
+};
+
+struct graph_edge {
+	unsigned int from, to;	/* node indexes */
+	unsigned long offset;	/* of the pointer in from */
+};
+
+static struct graph_node nodes[MAX_NODES] __memleak_noscan;
+static struct graph_edge edges[MAX_EDGES] __memleak_noscan;
+static unsigned int nr_nodes, nr_edges;
+static unsigned long nodes_left_out, edges_left_out;
+
+static const char *const tier_names[MEMLEAK_NR_TIERS] = {
+	[MEMLEAK_DIRECT_LEAK] = "direct",
+	[MEMLEAK_INDIRECT_LEAK] = "indirect",
+	[MEMLEAK_POSSIBLY_LOST] = "possibly lost",
+};
+
+static const char *const tier_colours[MEMLEAK_NR_TIERS] = {
+	[MEMLEAK_DIRECT_LEAK] = "#f4a6a6",
+	[MEMLEAK_INDIRECT_LEAK] = "#f9d89c",
+	[MEMLEAK_POSSIBLY_LOST] = "#c6d8f0",
+};
+
+static bool is_suspect(const struct memleak_block *b)
+{
+	return (b->flags & (MEMLEAK_SUSPECT | MEMLEAK_ALLOCATED)) ==
+	       (MEMLEAK_SUSPECT | MEMLEAK_ALLOCATED);
+}
+
+/* memleak_walk_blocks() visitor, memleak_lock held. */
+static void add_node(struct memleak_block *b, void *ctx)
+{
+	struct graph_node *n;
+
+	(void)ctx;
+	if (!is_suspect(b))
+		return;
+	if (nr_nodes == MAX_NODES) {
+		nodes_left_out++;
+		return;
+	}
+	n = &nodes[nr_nodes++];
+	n->start = b->start;
+	n->size = b->size;
+	n->tier = memleak_block_tier(b);
+	n->site = b->trace && b->trace->nr_entries ? b->trace->entries[0] : 0;
+}
+
+/* The node of the block starting at start, or -1. */
+static int node_of(unsigned long start)
+{
+	for (unsigned int i = 0; i < nr_nodes; i++)
+		if (nodes[i].start == start)
+			return i;
+	return -1;
+}
+
+static void add_edge(unsigned int from, unsigned int to, unsigned long offset)
+{
+	if (nr_edges == MAX_EDGES) {
+		edges_left_out++;
+		return;
+	}
+	edges[nr_edges++] = (struct graph_edge){ from, to, offset };
+}
+
+/* Reads words [*offset, +READ_BUDGET) of node i; false when done. */
+static bool read_some_words(unsigned int i, unsigned long *offset)
+{
+	const struct memleak_block *b = memleak_index_find(nodes[i].start);
+	const unsigned long *p, *end;
+
+	if (!b || b->start != nodes[i].start || !is_suspect(b) ||
+	    *offset + sizeof(long) > b->size)
+		return false;
+	p = (const unsigned long *)(b->start + *offset);
+	end = p + min((b->size - *offset) / sizeof(long),
+		      (size_t)READ_BUDGET);
+	for (; p < end; p++) {
+		const struct memleak_block *t;
+		int to;
+
+		if (!memleak_in_bounds(*p))
+			continue;
+		t = memleak_lookup_block(*p);
+		if (t && t != b && is_suspect(t) && (to = node_of(t->start)) >= 0)
+			add_edge(i, to, (unsigned long)p - b->start);
+	}
+	*offset = (unsigned long)p - b->start;
+	return true;
+}
+
+static void find_edges(void)
+{
+	for (unsigned int i = 0; i < nr_nodes; i++) {
+		unsigned long offset = 0, flags;
+		bool more;
+
+		do {
+			memleak_enter(&flags);
+			more = read_some_words(i, &offset);
+			memleak_leave(flags);
+		} while (more);
+	}
+}
+
+static void print_node(const struct graph_node *n)
+{
+	char site[KSYM_PRINT_MAX];
+
+	if (!n->site || !kallsyms_snprint(site, sizeof(site), n->site))
+		snprintf(site, sizeof(site), "0x%08lx", n->site);
+	printk("  \"0x%08lx\" [label=\"0x%08lx\\n%zu bytes, %s\\n%s\", "
+	       "fillcolor=\"%s\"];\n", n->start, n->start, n->size,
+	       tier_names[n->tier], site, tier_colours[n->tier]);
+}
+
+static void print_graph(void)
+{
+	printk("memleak: graph begin\n");
+	printk("digraph leaks {\n");
+	/* Unconnected suspects in rows of five, not one long line. */
+	printk("  graph [pack=true, packmode=\"array_c5\"];\n");
+	printk("  node [shape=box, style=filled, fontname=\"monospace\"];\n");
+	for (unsigned int i = 0; i < nr_nodes; i++)
+		print_node(&nodes[i]);
+	for (unsigned int i = 0; i < nr_edges; i++)
+		printk("  \"0x%08lx\" -> \"0x%08lx\" [label=\"+0x%lx\"];\n",
+		       nodes[edges[i].from].start, nodes[edges[i].to].start,
+		       edges[i].offset);
+	if (nodes_left_out || edges_left_out)
+		printk("  // left out: %lu suspects, %lu pointers\n",
+		       nodes_left_out, edges_left_out);
+	printk("}\n");
+	printk("memleak: graph end\n");
+}
+
+static int cmd_graph(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	if (memleak_scan_wait()) {
+		printk("memleak graph: the collector is disabled\n");
+		return 1;
+	}
+	nr_nodes = nr_edges = 0;
+	nodes_left_out = edges_left_out = 0;
+	memleak_walk_blocks(add_node, NULL);
+	find_edges();
+	print_graph();
+	printk("memleak: graph of %u suspects and %u pointers", nr_nodes,
+	       nr_edges);
+	if (nodes_left_out || edges_left_out)
+		printk(" (%lu suspects and %lu pointers left out: at most %d "
+		       "and %d)", nodes_left_out, edges_left_out, MAX_NODES,
+		       MAX_EDGES);
+	printk("; tools/leak-graph draws it\n");
+	return 0;
+}
+MEMLEAK_COMMAND("graph", cmd_graph, 0, 0, "",
+		"scan; the suspects and their pointers as Graphviz DOT");

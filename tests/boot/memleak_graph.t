@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""'memleak graph' and tools/leak-graph, on both arches: for leaktest's
+cycle (three orphans pointing at each other) and inside-orphan (an
+orphan holding another), the DOT between the markers has exactly the
+scenario's blocks as nodes, each with its size and tier, and exactly
+their pointers as edges, with offsets; tools/leak-graph draws the
+captured output as a PNG and prints the DOT back; a log without a
+graph gets exit status 2 and a message."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
+from kqemu import ROOT, Tap, session  # noqa: E402
+
+EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
+NODE = re.compile(r'^  "(0x[0-9a-f]{8})" \[label="0x[0-9a-f]{8}\\n(\d+) bytes, '
+                  r'(direct|indirect|possibly lost)\\n([^"]+)", fillcolor="#[0-9a-f]{6}"\];$', re.M)
+EDGE = re.compile(r'^  "(0x[0-9a-f]{8})" -> "(0x[0-9a-f]{8})" \[label="\+0x([0-9a-f]+)"\];$', re.M)
+TOOL = os.path.join(ROOT, "tools", "leak-graph")
+LOGS = {}
+
+
+def graph_of(out):
+    m = re.search(r"^memleak: graph begin\n(.*?)^memleak: graph end$", out, re.M | re.S)
+    return m.group(1) if m else ""
+
+
+def check_scenario(tap, arch, k, name, tiers, edges_of):
+    setup = k.command("leaktest " + name)
+    blocks = [a for a, _ in EXPECT.findall(setup)]
+    sizes = dict(EXPECT.findall(setup))
+    out = k.command("memleak graph")
+    LOGS.setdefault(arch, []).append(out)
+    dot = graph_of(out)
+    nodes = {a: (s, t) for a, s, t, _ in NODE.findall(dot)}
+    tap.ok(set(nodes) == set(blocks) and
+           all(nodes[a][0] == sizes[a] for a in blocks) and
+           sorted(t for _, t in nodes.values()) == sorted(tiers) and
+           all(site.startswith("lt_kmalloc+") for _, _, _, site in NODE.findall(dot)),
+           "%s: %s: the nodes are its %d blocks, with sizes, tiers %s and "
+           "sites" % (arch, name, len(blocks), tiers), out)
+    edges = sorted((a, b, int(off, 16)) for a, b, off in EDGE.findall(dot))
+    tap.ok(edges == sorted(edges_of(blocks)),
+           "%s: %s: the edges are exactly its pointers" % (arch, name), out)
+    tap.ok(re.search(r"^memleak: graph of %d suspects and %d pointers; "
+                     r"tools/leak-graph draws it$" % (len(blocks), len(edges)), out, re.M),
+           "%s: %s: the closing line counts them" % (arch, name), out)
+    k.command("leaktest clean")
+
+
+def check_graph(tap, arch, k):
+    k.command("memleak age=0")
+    # cycle: block i holds block i+1 (mod 3) in its first word
+    check_scenario(tap, arch, k, "cycle", ["direct", "indirect", "indirect"],
+                   lambda b: [(b[i], b[(i + 1) % 3], 0) for i in range(3)])
+    # inside-orphan: the first (64 bytes) holds the second in its first word
+    check_scenario(tap, arch, k, "inside-orphan", ["direct", "indirect"],
+                   lambda b: [(b[0], b[1], 0)])
+
+
+def check_tool(tap, arch):
+    log_text = "\r\n".join(LOGS.get(arch, []))
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "console.log")
+        png = os.path.join(tmp, "leaks.png")
+        with open(log, "w") as f:
+            f.write(log_text)
+        run = subprocess.run([TOOL, log, "-o", png], capture_output=True, text=True)
+        data = open(png, "rb").read() if os.path.exists(png) else b""
+        tap.ok(run.returncode == 0 and data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 1000,
+               "%s: tools/leak-graph draws the last graph as a PNG" % arch, run.stderr)
+        run = subprocess.run([TOOL, "--dot", log], capture_output=True, text=True)
+        last = graph_of(LOGS[arch][-1]) if LOGS.get(arch) else None
+        tap.ok(run.returncode == 0 and run.stdout == last,
+               "%s: --dot prints the last graph (inside-orphan's) unchanged" % arch,
+               run.stdout + run.stderr)
+        run = subprocess.run([TOOL, "--dot"], input="no graph here\n",
+                             capture_output=True, text=True)
+        tap.ok(run.returncode == 2 and "no leak graph in the log" in run.stderr and
+               "Traceback" not in run.stderr,
+               "%s: a log without a graph: exit 2 and a message" % arch, run.stderr)
+
+
+def main():
+    tap = Tap()
+    for arch in ("i386", "arm"):
+        session(tap, arch, [check_graph], "graph session")
+        check_tool(tap, arch)
+    return tap.done()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
