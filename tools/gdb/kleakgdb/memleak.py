@@ -554,7 +554,7 @@ class MemleakInKernel(gdb.Command):
         argv = gdb.string_to_argv(arg)
         wanted = len(self.args.split())
         if len(argv) != wanted or any(" " in a for a in argv):
-            raise KleakError("usage: %s %s" % (self.name, self.args))
+            raise KleakError(("usage: %s %s" % (self.name, self.args)).strip())
         require_collector()
         with kcall.KernelCalls():
             kcall.wipe_dead_stack()
@@ -569,3 +569,6 @@ MemleakInKernel("memleak-why", "why", "ADDR",
                 "One path of pointers from a root to the block at ADDR.")
 MemleakInKernel("memleak-suppress", "suppress", "PATTERN",
                 "Leave out leaks allocated through PATTERN (suppress.c).")
+MemleakInKernel("memleak-graph", "graph", "",
+                "The suspects and their pointers as Graphviz DOT "
+                "(tools/leak-graph draws it).")
