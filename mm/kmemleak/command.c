@@ -100,7 +100,7 @@ static int cmd_list(int argc, char **argv)
 	return scan_and_list(print_counts);
 }
 
-/* 'memleak scan': a scan and its summary; with an argument, background scans. */
+/* 'memleak scan': a scan and its summary; with an argument, auto scans. */
 static int cmd_scan(int argc, char **argv)
 {
 	if (argc == 2) {

@@ -336,32 +336,33 @@ static unsigned long block_start_of(const char *cmd, const char *arg)
 	return start;
 }
 
-static int cmd_not_leak(int argc, char **argv)
+/* 'memleak not-leak|ignore ADDR': annotate the block holding ADDR. */
+static int annotate_block(char **argv, void (*annotate)(const void *ptr),
+			  const char *what)
 {
 	unsigned long start = block_start_of(argv[0], argv[1]);
 
-	(void)argc;
 	if (!start)
 		return 1;
-	memleak_not_leak((const void *)start);
-	printk("memleak: block 0x%08lx is never reported (still scanned)\n",
-	       start);
+	annotate((const void *)start);
+	printk("memleak: block 0x%08lx is %s\n", start, what);
 	return 0;
+}
+
+static int cmd_not_leak(int argc, char **argv)
+{
+	(void)argc;
+	return annotate_block(argv, memleak_not_leak,
+			      "never reported (still scanned)");
 }
 MEMLEAK_COMMAND("not-leak", cmd_not_leak, 1, 1, "ADDR",
 		"never report the block holding ADDR (memleak_not_leak())");
 
 static int cmd_ignore(int argc, char **argv)
 {
-	unsigned long start = block_start_of(argv[0], argv[1]);
-
 	(void)argc;
-	if (!start)
-		return 1;
-	memleak_ignore((const void *)start);
-	printk("memleak: block 0x%08lx is neither reported nor scanned\n",
-	       start);
-	return 0;
+	return annotate_block(argv, memleak_ignore,
+			      "neither reported nor scanned");
 }
 MEMLEAK_COMMAND("ignore", cmd_ignore, 1, 1, "ADDR",
 		"neither report nor scan the block holding ADDR");

@@ -105,15 +105,6 @@ static unsigned long list_count_nodes_of(struct list_head *head)
 	return n;
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	memset(roots, 0, sizeof(roots));
-	memleak.interior = false;
-	host_log_clear();
-	return 0;
-}
-
 /* Every test frees what it tracked; the collector stays healthy. */
 static int teardown(void **state)
 {
@@ -667,48 +658,48 @@ static void test_pending_time_and_annotations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_orphan, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orphan, memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_reachable_and_orphan_chains, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cycle_of_orphans, setup,
+			test_reachable_and_orphan_chains, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cycle_of_orphans, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_alias_offset_pointer,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_interior_pointer, setup,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interior_pointer, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_low_bits_refer_to_nothing,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_min_count_two, setup,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_min_count_two, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_not_leak, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ignore, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scan_area, setup,
+		cmocka_unit_test_setup_teardown(test_not_leak, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ignore, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scan_area, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_large_block_chunks, setup,
+		cmocka_unit_test_setup_teardown(test_large_block_chunks, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_many_blocks, setup,
+		cmocka_unit_test_setup_teardown(test_many_blocks, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_min_age_and_checksum,
-						setup, teardown),
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_pause_rescues_among_many_whites, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_padding, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_format, setup,
+			test_pause_rescues_among_many_whites, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_padding, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_format, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_dump_stats_usage, setup,
+		cmocka_unit_test_setup_teardown(test_dump_stats_usage, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_orphan_freed, setup,
+		cmocka_unit_test_setup_teardown(test_orphan_freed, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_bad_annotations, setup,
+		cmocka_unit_test_setup_teardown(test_bad_annotations, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_pending_pair_cancels,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pending_overflow, setup,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pending_overflow, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_pending_cross_cpu_free,
-						setup, teardown),
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_pending_time_and_annotations, setup, teardown),
+			test_pending_time_and_annotations, memleak_test_setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);

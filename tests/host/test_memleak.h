@@ -33,6 +33,16 @@ static inline int memleak_group_setup(void **state)
 	return 0;
 }
 
+/* Each test: empty roots, pointers to a block's start or alias only. */
+static inline int memleak_test_setup(void **state)
+{
+	(void)state;
+	memset(roots, 0, sizeof(roots));
+	memleak.interior = false;
+	host_log_clear();
+	return 0;
+}
+
 /*
  * A block of size zeroed bytes, tracked with min_count references
  * needed. It waits in this CPU's log of recent allocations until

@@ -74,15 +74,6 @@ static unsigned long no_marks_left(void)
 	return n;
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	memset(roots, 0, sizeof(roots));
-	memleak.interior = false;
-	host_log_clear();
-	return 0;
-}
-
 static int teardown(void **state)
 {
 	(void)state;
@@ -239,14 +230,14 @@ static void test_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_chain, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_suspects, setup,
+		cmocka_unit_test_setup_teardown(test_chain, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_suspects, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_not_leak_root, setup,
+		cmocka_unit_test_setup_teardown(test_not_leak_root, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_long_path, setup,
+		cmocka_unit_test_setup_teardown(test_long_path, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_bad_input, setup,
+		cmocka_unit_test_setup_teardown(test_bad_input, memleak_test_setup,
 						teardown),
 	};
 
