@@ -5,7 +5,10 @@ orphan holding another), the DOT between the markers has exactly the
 scenario's blocks as nodes, each with its size and tier, and exactly
 their pointers as edges, with offsets; tools/leak-graph draws the
 captured output as a PNG and prints the DOT back; a log without a
-graph gets exit status 2 and a message."""
+graph, a PATH without Graphviz's dot, or neither -o nor --dot gets exit
+status 2 and a message. Five insmod/rmmod rounds of the seed's test
+module leave 80 suspects: the graph keeps 64 and says 16 were left
+out, in a DOT comment and in the closing line."""
 import os
 import re
 import subprocess
@@ -61,6 +64,21 @@ def check_graph(tap, arch, k):
                    lambda b: [(b[0], b[1], 0)])
 
 
+def check_bounds(tap, arch, k):
+    # each round leaves the module's 16 leaks (no pointers between them)
+    for _ in range(5):
+        k.command("insmod memleak_test")
+        k.command("rmmod memleak_test")
+    out = k.command("memleak graph", timeout=60)
+    dot = graph_of(out)
+    tap.ok(len(NODE.findall(dot)) == 64 and not EDGE.findall(dot) and
+           re.search(r"^  // left out: 16 suspects, 0 pointers$", dot, re.M) and
+           re.search(r"^memleak: graph of 64 suspects and 0 pointers \(16 suspects "
+                     r"and 0 pointers left out: at most 64 and 256\); "
+                     r"tools/leak-graph draws it$", out, re.M),
+           "%s: 80 suspects: 64 nodes, and the 16 left out are said" % arch, out)
+
+
 def check_tool(tap, arch):
     log_text = "\r\n".join(LOGS.get(arch, []))
     with tempfile.TemporaryDirectory() as tmp:
@@ -82,12 +100,21 @@ def check_tool(tap, arch):
         tap.ok(run.returncode == 2 and "no leak graph in the log" in run.stderr and
                "Traceback" not in run.stderr,
                "%s: a log without a graph: exit 2 and a message" % arch, run.stderr)
+        # a PATH with no dot on it (the tool run by this python directly)
+        run = subprocess.run([sys.executable, TOOL, log, "-o", png + "2"],
+                             capture_output=True, text=True, env={"PATH": tmp})
+        tap.ok(run.returncode == 2 and "dot is not installed" in run.stderr and
+               not os.path.exists(png + "2") and "Traceback" not in run.stderr,
+               "%s: no dot on PATH: exit 2 and a message" % arch, run.stderr)
+        run = subprocess.run([TOOL, log], capture_output=True, text=True)
+        tap.ok(run.returncode == 2 and "-o/--output" in run.stderr,
+               "%s: neither -o nor --dot: exit 2 and usage" % arch, run.stderr)
 
 
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
-        session(tap, arch, [check_graph], "graph session")
+        session(tap, arch, [check_graph, check_bounds], "graph session")
         check_tool(tap, arch)
     return tap.done()
 
