@@ -12,11 +12,15 @@
  * labelled with the word's offset. At most MAX_NODES nodes and
  * MAX_EDGES edges: what is left out is said, never dropped silently.
  *
- * Locking: the suspects are copied with memleak_lock held (through
- * memleak_walk_blocks()); each one's words are then read with the lock
- * held, at most READ_BUDGET words at a time, after finding the block
- * again by its address (a block freed meanwhile is passed over). The
- * copies hold block addresses, so they live outside the scan's roots.
+ * Locking: after a scan of its own, further scans are kept out until
+ * the graph is printed (memleak_claim_scan(), which also pins the
+ * blocks, as 'memleak why' does), so every verdict drawn is that scan's
+ * and one graph's state is never overwritten by another's. The suspects
+ * are copied with memleak_lock held (through memleak_walk_blocks());
+ * each one's words are then read with the lock held, at most
+ * READ_BUDGET words at a time, after finding the block again by its
+ * address (a block freed meanwhile is passed over). The copies hold
+ * block addresses, so they live outside the scan's roots.
  */
 #include <kernel/memleak.h>
 #include <kernel/kallsyms.h>
@@ -171,13 +175,30 @@ static void print_graph(void)
 	printk("memleak: graph end\n");
 }
 
+/*
+ * A fresh scan, then none other until memleak_release_scan(); when the
+ * claim is refused, another scan (the thread's) was running and is
+ * waited for: the scan after it is fresh too.
+ */
+static bool scan_and_claim(void)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		if (memleak_scan_wait()) {
+			printk("memleak graph: the collector is disabled\n");
+			return false;
+		}
+		if (memleak_claim_scan())
+			return true;
+	}
+	printk("memleak graph: other scans keep running, try again\n");
+	return false;
+}
+
 static int cmd_graph(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	if (memleak_scan_wait()) {
-		printk("memleak graph: the collector is disabled\n");
+	if (!scan_and_claim())
 		return 1;
-	}
 	nr_nodes = nr_edges = 0;
 	nodes_left_out = edges_left_out = 0;
 	memleak_walk_blocks(add_node, NULL);
@@ -190,6 +211,7 @@ static int cmd_graph(int argc, char **argv)
 		       "and %d)", nodes_left_out, edges_left_out, MAX_NODES,
 		       MAX_EDGES);
 	printk("; tools/leak-graph draws it\n");
+	memleak_release_scan();
 	return 0;
 }
 MEMLEAK_COMMAND("graph", cmd_graph, 0, 0, "",
