@@ -1,0 +1,182 @@
+/*
+ * Host tests of 'memleak graph' (mm/kmemleak/graph.c) under ASan/UBSan:
+ * the exact nodes and edges it prints for small groups of orphans, and
+ * its two bounds (64 nodes, 256 edges), whose overflow must be said
+ * both in the graph and in the closing line, never dropped silently.
+ */
+#include <kernel/kernel.h>
+#include <kernel/memleak.h>
+#include <kernel/printk.h>
+#include <kernel/shell.h>
+#include <kernel/slab.h>
+#include <kernel/time.h>
+#include "../../mm/kmemleak/internal.h"
+#include "test_memleak.h"
+
+#include <stdio.h>
+
+/* Runs 'memleak graph' with every block old enough to be a suspect. */
+static int run_graph(void)
+{
+	jiffies += 2 * HZ;
+	host_log_clear();
+	return shell_run_line("memleak graph");
+}
+
+static void expect_text(const char *fmt, ...)
+{
+	char want[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(want, sizeof(want), fmt, ap);
+	va_end(ap);
+	if (!log_has(want))
+		fail_msg("no \"%s\" in:\n%s", want, host_log());
+}
+
+/* How many times text occurs in the log. */
+static unsigned int count_text(const char *text)
+{
+	const char *p = host_log();
+	unsigned int n = 0;
+
+	while ((p = strstr(p, text))) {
+		n++;
+		p += strlen(text);
+	}
+	return n;
+}
+
+static void expect_node(const void *b, size_t size, const char *tier)
+{
+	expect_text("  \"0x%08lx\" [label=\"0x%08lx\\n%zu bytes, %s\\n",
+		    (unsigned long)b, (unsigned long)b, size, tier);
+}
+
+static void expect_edge(const void *from, const void *to, unsigned long off)
+{
+	expect_text("  \"0x%08lx\" -> \"0x%08lx\" [label=\"+0x%lx\"];\n",
+		    (unsigned long)from, (unsigned long)to, off);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	memset(roots, 0, sizeof(roots));
+	memleak.interior = false;
+	host_log_clear();
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	memleak_flush_pending();
+	assert_true(memleak.enabled);
+	assert_int_equal(memleak.nr_blocks, 0);
+	assert_int_equal(host_irqs_off, 0);
+	return 0;
+}
+
+/*
+ * a -> b at +0x8 and +0x10, b -> c; while r is reachable from a root,
+ * c is too, and b's pointer to it is no edge: only suspects are drawn.
+ * (Blocks are written before the first scan only: one whose contents
+ * changed since the last scan is never a suspect.)
+ */
+static void test_exact(void **state)
+{
+	unsigned long *a = track(64, 1), *b = track(32, 1), *c = track(16, 1);
+	unsigned long *r = track(16, 1);
+
+	(void)state;
+	roots[0] = (unsigned long)r;
+	r[0] = (unsigned long)c;
+	a[1] = (unsigned long)b;
+	a[2] = (unsigned long)b;
+	b[0] = (unsigned long)c;
+	assert_int_equal(run_graph(), 0);
+	expect_text("memleak: graph begin\ndigraph leaks {\n");
+	expect_node(a, 64, "direct");
+	expect_node(b, 32, "indirect");
+	expect_edge(a, b, sizeof(long));
+	expect_edge(a, b, 2 * sizeof(long));
+	expect_text("}\nmemleak: graph end\nmemleak: graph of 2 suspects "
+		    "and 2 pointers; tools/leak-graph draws it\n");
+	assert_int_equal(count_text("[label=\"0x"), 2);
+	assert_int_equal(count_text(" -> "), 2);
+	assert_int_equal(count_text("left out"), 0);
+
+	roots[0] = 0;
+	assert_int_equal(run_graph(), 0);
+	expect_node(c, 16, "indirect");
+	expect_node(r, 16, "direct");
+	expect_edge(b, c, 0);
+	expect_edge(r, c, 0);
+	expect_text("memleak: graph of 4 suspects and 4 pointers;");
+	assert_int_equal(count_text("[label=\"0x"), 4);
+	assert_int_equal(count_text(" -> "), 4);
+	untrack(a);
+	untrack(b);
+	untrack(c);
+	untrack(r);
+}
+
+/* 300 words of a pointing at b: 256 edges drawn, 44 said left out. */
+static void test_edge_bound(void **state)
+{
+	unsigned long *a = track(300 * sizeof(long), 1), *b = track(16, 1);
+
+	(void)state;
+	for (unsigned int i = 0; i < 300; i++)
+		a[i] = (unsigned long)b;
+	assert_int_equal(run_graph(), 0);
+	assert_int_equal(count_text(" -> "), 256);
+	expect_edge(a, b, 255 * sizeof(long));
+	expect_text("  // left out: 0 suspects, 44 pointers\n}\n");
+	expect_text("memleak: graph of 2 suspects and 256 pointers (0 "
+		    "suspects and 44 pointers left out: at most 64 and 256)");
+	untrack(a);
+	untrack(b);
+}
+
+/* 70 orphans: 64 nodes, 6 said left out, and no edge to those. */
+static void test_node_bound(void **state)
+{
+	unsigned long *orphans[70];
+
+	(void)state;
+	for (unsigned int i = 0; i < 70; i++)
+		orphans[i] = track(16, 1);
+	assert_int_equal(run_graph(), 0);
+	assert_int_equal(count_text("[label=\"0x"), 64);
+	expect_text("  // left out: 6 suspects, 0 pointers\n}\n");
+	expect_text("memleak: graph of 64 suspects and 0 pointers (6 "
+		    "suspects and 0 pointers left out: at most 64 and 256)");
+	for (unsigned int i = 0; i < 70; i++)
+		untrack(orphans[i]);
+}
+
+static void test_bad_input(void **state)
+{
+	(void)state;
+	host_log_clear();
+	assert_int_not_equal(shell_run_line("memleak graph extra"), 0);
+	assert_int_equal(count_text("graph begin"), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_edge_bound, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_node_bound, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
+}
