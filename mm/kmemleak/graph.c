@@ -11,6 +11,10 @@
  * of a suspect that points to another one (its start or an alias),
  * labelled with the word's offset. At most MAX_NODES nodes and
  * MAX_EDGES edges: what is left out is said, never dropped silently.
+ * A possibly lost suspect also gets, when one is found, a reachable
+ * block holding a pointer inside it (what made it "possibly lost"
+ * rather than direct), drawn dashed: the first one of the list of
+ * blocks; a pointer held only by a root has no node.
  *
  * Locking: after a scan of its own, further scans are kept out until
  * the graph is printed (memleak_claim_scan(), which also pins the
@@ -19,8 +23,11 @@
  * are copied with memleak_lock held (through memleak_walk_blocks());
  * each one's words are then read with the lock held, at most
  * READ_BUDGET words at a time, after finding the block again by its
- * address (a block freed meanwhile is passed over). The copies hold
- * block addresses, so they live outside the scan's roots.
+ * address (a block freed meanwhile is passed over). The holders of
+ * interior pointers are looked for the same way, in the pinned blocks
+ * listed first by memleak_walk_blocks(), READ_BUDGET words per window.
+ * The copies hold block addresses, so they live outside the scan's
+ * roots.
  */
 #include <kernel/memleak.h>
 #include <kernel/kallsyms.h>
@@ -37,6 +44,10 @@ struct graph_node {
 	size_t size;
 	enum memleak_tier tier;
 	unsigned long site;	/* first frame of the trace; 0: unknown */
+	/* possibly lost: a reachable block pointing inside; 0: none known */
+	unsigned long holder;
+	size_t holder_size;
+	unsigned long holder_offset;	/* of the pointer in the holder */
 };
 
 struct graph_edge {
@@ -80,6 +91,7 @@ static void add_node(struct memleak_block *b, void *ctx)
 		return;
 	}
 	n = &nodes[nr_nodes++];
+	*n = (struct graph_node){ 0 };
 	n->start = b->start;
 	n->size = b->size;
 	n->tier = memleak_block_tier(b);
@@ -144,6 +156,138 @@ static void find_edges(void)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* Reachable blocks pointing inside possibly lost suspects            */
+
+static bool holders_incomplete;
+
+static bool is_reachable(const struct memleak_block *b)
+{
+	return (b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b) &&
+	       !block_is_white(b);
+}
+
+/* The node of the possibly lost suspect value points inside, or -1. */
+static int lost_node_of(unsigned long value)
+{
+	const struct memleak_block *t;
+	int i;
+
+	/* Unaligned words are never references: the scan skips them. */
+	if (value % sizeof(long) || !memleak_in_bounds(value))
+		return -1;
+	t = memleak_index_find(value);
+	if (!t || !is_suspect(t) || block_has_key(t, value))
+		return -1;
+	i = node_of(t->start);
+	if (i < 0 || nodes[i].tier != MEMLEAK_POSSIBLY_LOST)
+		return -1;
+	return i;
+}
+
+/*
+ * Reads words [from, to) of the reachable block h, a window open, for
+ * pointers inside possibly lost suspects with no holder yet. When the
+ * window's words are spent, other CPUs get the lock; reading stops if
+ * h was freed meanwhile.
+ */
+static void read_holder_words(const struct memleak_block *h,
+			      unsigned long from, unsigned long to,
+			      unsigned long *flags, unsigned int *left)
+{
+	const unsigned long *p = (const unsigned long *)ALIGN(from,
+							      sizeof(long));
+	const unsigned long *end = (const unsigned long *)ALIGN_DOWN(to,
+							     sizeof(long));
+
+	for (; p < end; p++) {
+		int i = lost_node_of(*p);
+
+		if (i >= 0 && !nodes[i].holder) {
+			nodes[i].holder = h->start;
+			nodes[i].holder_size = h->size;
+			nodes[i].holder_offset = (unsigned long)p - h->start;
+		}
+		if (--*left)
+			continue;
+		memleak_leave(*flags);
+		memleak_enter(flags);
+		*left = READ_BUDGET;
+		if (!(h->flags & MEMLEAK_ALLOCATED))
+			return;
+	}
+}
+
+/* What the scan read of h: its scan areas, or all of it. */
+static void read_holder(const struct memleak_block *h, unsigned long *flags,
+			unsigned int *left)
+{
+	const struct memleak_scan_area *a;
+
+	if (!is_reachable(h))
+		return;
+	if (!h->areas) {
+		read_holder_words(h, h->start, h->start + h->size, flags,
+				  left);
+		return;
+	}
+	for (a = h->areas; a && (h->flags & MEMLEAK_ALLOCATED); a = a->next)
+		read_holder_words(h, h->start + a->offset,
+				  h->start + a->offset + a->length, flags,
+				  left);
+}
+
+struct holder_list {
+	struct memleak_queue queue;
+	bool out_of_memory;
+};
+
+/* memleak_walk_blocks() visitor, memleak_lock held. */
+static void add_holder_candidate(struct memleak_block *b, void *ctx)
+{
+	struct holder_list *l = ctx;
+
+	if (is_reachable(b) && !l->out_of_memory &&
+	    !memleak_queue_push(&l->queue, b))
+		l->out_of_memory = true;
+}
+
+static bool any_possibly_lost(void)
+{
+	for (unsigned int i = 0; i < nr_nodes; i++)
+		if (nodes[i].tier == MEMLEAK_POSSIBLY_LOST)
+			return true;
+	return false;
+}
+
+/*
+ * The list of reachable blocks is taken first, so that reading them can
+ * let other CPUs in between windows; the claim keeps them pinned.
+ */
+static void find_holders(void)
+{
+	struct holder_list all = { { NULL, NULL, 0 }, false };
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *h;
+	unsigned long flags;
+	unsigned int i, left = READ_BUDGET;
+
+	holders_incomplete = false;
+	if (!any_possibly_lost())
+		return;
+	memleak_walk_blocks(add_holder_candidate, &all);
+	memleak_enter(&flags);
+	if (!all.out_of_memory)
+		memleak_queue_for_each(&all.queue, chunk, i, h)
+			read_holder(h, &flags, &left);
+	holders_incomplete = all.out_of_memory;
+	memleak_queue_empty(&all.queue);
+	memleak_leave(flags);
+}
+
+/* ------------------------------------------------------------------ */
+/* Printing                                                           */
+
 static void print_node(const struct graph_node *n)
 {
 	char site[KSYM_PRINT_MAX];
@@ -153,6 +297,28 @@ static void print_node(const struct graph_node *n)
 	printk("  \"0x%08lx\" [label=\"0x%08lx\\n%zu bytes, %s\\n%s\", "
 	       "fillcolor=\"%s\"];\n", n->start, n->start, n->size,
 	       tier_names[n->tier], site, tier_colours[n->tier]);
+}
+
+static unsigned int nr_holders;
+
+/* Node i's holder: its node unless an earlier one has the same, its edge. */
+static void print_holder(unsigned int i)
+{
+	const struct graph_node *n = &nodes[i];
+	unsigned int j;
+
+	if (!n->holder)
+		return;
+	for (j = 0; j < i && nodes[j].holder != n->holder; j++)
+		;
+	if (j == i) {
+		printk("  \"0x%08lx\" [label=\"0x%08lx\\n%zu bytes, "
+		       "reachable\", style=dashed];\n", n->holder, n->holder,
+		       n->holder_size);
+		nr_holders++;
+	}
+	printk("  \"0x%08lx\" -> \"0x%08lx\" [label=\"+0x%lx\", "
+	       "style=dashed];\n", n->holder, n->start, n->holder_offset);
 }
 
 static void print_graph(void)
@@ -168,9 +334,15 @@ static void print_graph(void)
 		printk("  \"0x%08lx\" -> \"0x%08lx\" [label=\"+0x%lx\"];\n",
 		       nodes[edges[i].from].start, nodes[edges[i].to].start,
 		       edges[i].offset);
+	nr_holders = 0;
+	for (unsigned int i = 0; i < nr_nodes; i++)
+		print_holder(i);
 	if (nodes_left_out || edges_left_out)
 		printk("  // left out: %lu suspects, %lu pointers\n",
 		       nodes_left_out, edges_left_out);
+	if (holders_incomplete)
+		printk("  // out of memory for the list of blocks: no "
+		       "reachable block pointing inside\n");
 	printk("}\n");
 	printk("memleak: graph end\n");
 }
@@ -203,13 +375,19 @@ static int cmd_graph(int argc, char **argv)
 	nodes_left_out = edges_left_out = 0;
 	memleak_walk_blocks(add_node, NULL);
 	find_edges();
+	find_holders();
 	print_graph();
 	printk("memleak: graph of %u suspects and %u pointers", nr_nodes,
 	       nr_edges);
+	if (nr_holders)
+		printk(", %u reachable block%s pointing inside", nr_holders,
+		       nr_holders == 1 ? "" : "s");
 	if (nodes_left_out || edges_left_out)
 		printk(" (%lu suspects and %lu pointers left out: at most %d "
 		       "and %d)", nodes_left_out, edges_left_out, MAX_NODES,
 		       MAX_EDGES);
+	if (holders_incomplete)
+		printk(" (out of memory: no reachable block pointing inside)");
 	printk("; tools/leak-graph draws it\n");
 	memleak_release_scan();
 	return 0;

@@ -60,15 +60,6 @@ static void expect_edge(const void *from, const void *to, unsigned long off)
 		    (unsigned long)from, (unsigned long)to, off);
 }
 
-static int setup(void **state)
-{
-	(void)state;
-	memset(roots, 0, sizeof(roots));
-	memleak.interior = false;
-	host_log_clear();
-	return 0;
-}
-
 static int teardown(void **state)
 {
 	(void)state;
@@ -158,6 +149,40 @@ static void test_node_bound(void **state)
 		untrack(orphans[i]);
 }
 
+/*
+ * p and q possibly lost: reachable r points 8 bytes into p from +0x4
+ * and (unaligned, no reference to the scan) into q; p's holder is drawn
+ * dashed, q has none. A root pointing into q instead gives it no holder
+ * node either: only blocks are drawn.
+ */
+static void test_holder(void **state)
+{
+	unsigned long *p = track(32, 1), *q = track(32, 1);
+	unsigned long *r = track(32, 1);
+
+	(void)state;
+	roots[0] = (unsigned long)r;
+	roots[1] = (unsigned long)q + 2 * sizeof(long);
+	r[1] = (unsigned long)p + 8;
+	r[2] = (unsigned long)q + 5;
+	assert_int_equal(run_graph(), 0);
+	expect_node(p, 32, "possibly lost");
+	expect_node(q, 32, "possibly lost");
+	expect_text("  \"0x%08lx\" [label=\"0x%08lx\\n32 bytes, reachable\", "
+		    "style=dashed];\n", (unsigned long)r, (unsigned long)r);
+	expect_text("  \"0x%08lx\" -> \"0x%08lx\" [label=\"+0x%lx\", "
+		    "style=dashed];\n", (unsigned long)r, (unsigned long)p,
+		    sizeof(long));
+	expect_text("memleak: graph of 2 suspects and 0 pointers, 1 reachable "
+		    "block pointing inside; tools/leak-graph draws it\n");
+	assert_int_equal(count_text("[label=\"0x"), 3);
+	assert_int_equal(count_text(" -> "), 1);
+	roots[0] = roots[1] = 0;
+	untrack(p);
+	untrack(q);
+	untrack(r);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -169,13 +194,16 @@ static void test_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_edge_bound, setup,
+		cmocka_unit_test_setup_teardown(test_exact, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_node_bound, setup,
+		cmocka_unit_test_setup_teardown(test_edge_bound,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_node_bound,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_holder, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_bad_input, setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_bad_input,
+						memleak_test_setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
