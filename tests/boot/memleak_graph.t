@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """'memleak graph' and tools/leak-graph, on both arches: for leaktest's
-cycle (three orphans pointing at each other) and inside-orphan (an
-orphan holding another), the DOT between the markers has exactly the
-scenario's blocks as nodes, each with its size and tier, and exactly
-their pointers as edges, with offsets; tools/leak-graph draws the
-captured output as a PNG and prints the DOT back; a log without a
+cycle (three orphans pointing at each other), list-orphaned (ten list
+elements linked at offset 100, their head cleared), inside-orphan (an
+orphan holding another) and interior-only (a block only a .bss word
+points inside: possibly lost, and no reachable block drawn for it), the
+DOT between the markers has exactly the scenario's blocks as nodes, each
+with its size and tier, and exactly their pointers as edges, with
+offsets; tools/leak-graph draws the captured output as a PNG and prints
+the DOT back, which dot parses; a log without a
 graph, a PATH without Graphviz's dot, or neither -o nor --dot gets exit
 status 2 and a message. Five insmod/rmmod rounds of the seed's test
 module leave 80 suspects: the graph keeps 64 and says 16 were left
@@ -45,12 +48,16 @@ def check_scenario(tap, arch, k, name, tiers, edges_of):
     tap.ok(set(nodes) == set(blocks) and
            all(nodes[a][0] == sizes[a] for a in blocks) and
            sorted(t for _, t in nodes.values()) == sorted(tiers) and
-           all(site.startswith("lt_kmalloc+") for _, _, _, site in NODE.findall(dot)),
+           all(re.match(r"(lt_kmalloc|setup_%s)\+0x[0-9a-f]+/0x[0-9a-f]+$" %
+                        name.replace("-", "_"), site)
+               for _, _, _, site in NODE.findall(dot)),
            "%s: %s: the nodes are its %d blocks, with sizes, tiers %s and "
            "sites" % (arch, name, len(blocks), tiers), out)
     edges = sorted((a, b, int(off, 16)) for a, b, off in EDGE.findall(dot))
-    tap.ok(edges == sorted(edges_of(blocks)),
-           "%s: %s: the edges are exactly its pointers" % (arch, name), out)
+    tap.ok(edges == sorted(edges_of(blocks)) and "style=dashed" not in dot and
+           len(re.findall(r"^  \S.*;$", dot, re.M)) == len(nodes) + len(edges) + 2,
+           "%s: %s: the edges are exactly its pointers, nothing else drawn" %
+           (arch, name), out)
     tap.ok(re.search(r"^memleak: graph of %d suspects and %d pointers; "
                      r"tools/leak-graph draws it$" % (len(blocks), len(edges)), out, re.M),
            "%s: %s: the closing line counts them" % (arch, name), out)
@@ -65,6 +72,14 @@ def check_graph(tap, arch, k):
     # inside-orphan: the first (64 bytes) holds the second in its first word
     check_scenario(tap, arch, k, "inside-orphan", ["direct", "indirect"],
                    lambda b: [(b[0], b[1], 0)])
+    # list-orphaned: next (+100) holds the next element's list_head (an
+    # alias), prev (+104) the previous one's; the ends hold the old head
+    check_scenario(tap, arch, k, "list-orphaned", ["direct"] + ["indirect"] * 9,
+                   lambda b: [(b[i], b[i + 1], 100) for i in range(9)] +
+                   [(b[i], b[i - 1], 104) for i in range(1, 10)])
+    # interior-only: the pointer inside is in .bss, a root: no holder node
+    check_scenario(tap, arch, k, "interior-only", ["possibly lost"],
+                   lambda b: [])
 
 
 def check_bounds(tap, arch, k):
@@ -96,8 +111,12 @@ def check_tool(tap, arch):
         run = subprocess.run([TOOL, "--dot", log], capture_output=True, text=True)
         last = graph_of(LOGS[arch][-1]) if LOGS.get(arch) else None
         tap.ok(run.returncode == 0 and run.stdout == last,
-               "%s: --dot prints the last graph (inside-orphan's) unchanged" % arch,
+               "%s: --dot prints the last graph (interior-only's) unchanged" % arch,
                run.stdout + run.stderr)
+        canon = subprocess.run(["dot", "-Tcanon"], input=run.stdout,
+                               capture_output=True, text=True)
+        tap.ok(canon.returncode == 0 and "digraph leaks" in canon.stdout,
+               "%s: dot parses the --dot output" % arch, canon.stderr)
         run = subprocess.run([TOOL, "--dot"], input="no graph here\n",
                              capture_output=True, text=True)
         tap.ok(run.returncode == 2 and "no leak graph in the log" in run.stderr and
