@@ -14,7 +14,11 @@
  * A possibly lost suspect also gets, when one is found, a reachable
  * block holding a pointer inside it (what made it "possibly lost"
  * rather than direct), drawn dashed: the first one of the list of
- * blocks; a pointer held only by a root has no node.
+ * blocks; a pointer held only by a root has no node. One holder at most
+ * per suspect, so these stay within MAX_NODES nodes and edges more:
+ *
+ *   "0x4f0c1000" [label="0x4f0c1000\n32 bytes, reachable", style=dashed]
+ *   "0x4f0c1000" -> "0x4f0c2e40" [label="+0x4", style=dashed]
  *
  * Locking: after a scan of its own, further scans are kept out until
  * the graph is printed (memleak_claim_scan(), which also pins the
