@@ -8,6 +8,8 @@
  *   aliases.c     container_of() offsets per block size
  *   early.c       the buffer of operations before memleak_init()
  *   annotations.c memleak_padding(), _not_leak(), _ignore(), _scan_area()
+ *   suppress.c    patterns that leave known leaks out; not-leak/ignore ADDR
+ *   suppress_pattern.c  the patterns' checks, matching and file syntax
  *   log.c         the hooks' fast path: per-CPU logs of recent allocations
  *   queue.c       the scan's queues of blocks
  *   scan.c        the scan, and its confirmation with the world stopped
@@ -26,6 +28,7 @@
 #include <kernel/memleak.h>
 #include <kernel/spinlock.h>
 #include <kernel/types.h>
+#include "suppress_pattern.h"
 
 #define MEMLEAK_TRACE_LENGTH CONFIG_DEBUG_MEMLEAK_TRACE_LENGTH
 /*
@@ -375,11 +378,8 @@ void memleak_suppress_init(void);
 void memleak_suppress_new_scan(void);
 bool memleak_suppressed(const struct memleak_block *b);
 int memleak_add_suppression(const char *pattern);
-/* Adds the patterns of a suppressions file (messages name source). */
-void memleak_parse_suppressions(const char *text, size_t size,
-				const char *source);
-/* Shell-style * and ? matching of a whole string. */
-bool memleak_glob_match(const char *pattern, const char *s);
+
+/* suppress_pattern.c: see suppress_pattern.h */
 
 /* scan.c */
 int memleak_scan(void);

@@ -7,6 +7,8 @@
  *   [memleak_test]      any frame in that module (also after rmmod)
  *   leak:PATTERN        LeakSanitizer's spelling of the same
  *
+ * When several patterns match, the one matching the frame nearest the
+ * allocation is credited with the block (the earliest added on a tie).
  * A suppressed block is not a suspect: it is neither listed nor
  * classified nor counted in the digest, but the summary says how many
  * blocks and bytes the patterns hid, and 'memleak suppressions' how
@@ -30,69 +32,34 @@
 #include "internal.h"
 
 #define MAX_PATTERNS 16
-#define PATTERN_LEN 48
 /* memleak.suppress=A,B,...: room for a few patterns. */
 #define CMDLINE_PATTERNS_LEN 256
 
 struct suppression {
-	char pattern[PATTERN_LEN];
+	char pattern[MEMLEAK_PATTERN_LEN];
 	unsigned long blocks, bytes;	/* hidden at the last scan */
 };
 
 static struct suppression suppressions[MAX_PATTERNS];
 static unsigned int nr_suppressions;
 
-/* Shell-style matching of * and ? against a whole string. */
-bool memleak_glob_match(const char *pattern, const char *s)
-{
-	const char *star = NULL, *resume = NULL;
-
-	while (*s) {
-		if (*pattern == '*') {
-			star = pattern++;
-			resume = s;
-		} else if (*pattern == '?' || *pattern == *s) {
-			pattern++;
-			s++;
-		} else if (star) {
-			pattern = star + 1;
-			s = ++resume;
-		} else {
-			return false;
-		}
-	}
-	while (*pattern == '*')
-		pattern++;
-	return !*pattern;
-}
-
 /*
- * Whether the frame at addr matches pattern: "[module]" against the
- * module kallsyms names it after, anything else against its function.
+ * The pattern matching the frame nearest the allocation, each frame
+ * printed by kallsyms once (module frames name their module, also
+ * after rmmod); NULL when none does.
  */
-static bool frame_matches(const char *pattern, unsigned long addr)
-{
-	char buf[KSYM_PRINT_MAX], *end;
-	const char *module;
-
-	if (!kallsyms_snprint(buf, sizeof(buf), addr))
-		return false;
-	if (pattern[0] == '[') {
-		module = strchr(buf, '[');
-		return module && strncmp(module, pattern, strlen(pattern)) == 0;
-	}
-	end = strchr(buf, '+');
-	if (end)
-		*end = '\0';
-	return memleak_glob_match(pattern, buf);
-}
-
 static struct suppression *matching_suppression(const struct memleak_trace *t)
 {
-	for (unsigned int i = 0; i < nr_suppressions; i++)
-		for (unsigned int f = 0; f < t->nr_entries; f++)
-			if (frame_matches(suppressions[i].pattern, t->entries[f]))
+	char frame[KSYM_PRINT_MAX];
+
+	for (unsigned int f = 0; f < t->nr_entries; f++) {
+		if (!kallsyms_snprint(frame, sizeof(frame), t->entries[f]))
+			continue;
+		for (unsigned int i = 0; i < nr_suppressions; i++)
+			if (memleak_frame_matches(suppressions[i].pattern,
+						  frame))
 				return &suppressions[i];
+	}
 	return NULL;
 }
 
@@ -127,30 +94,10 @@ static struct suppression *find_pattern(const char *pattern)
 	return NULL;
 }
 
-/* A pattern's text without LeakSanitizer's "leak:", or NULL if bad. */
-static const char *pattern_text(const char *arg, const char **why)
-{
-	size_t len;
-
-	if (strncmp(arg, "leak:", 5) == 0)
-		arg += 5;
-	len = strlen(arg);
-	*why = NULL;
-	if (len == 0)
-		*why = "is empty";
-	else if (len >= PATTERN_LEN)
-		*why = "is too long (47 characters at most)";
-	else if (arg[0] == '[' && (len < 3 || arg[len - 1] != ']' ||
-				   strchr(arg + 1, '[') ||
-				   strchr(arg, ']') != arg + len - 1))
-		*why = "is not a [module] pattern";
-	return *why ? NULL : arg;
-}
-
 /* Adds one pattern; 0, or -1 after saying why not. */
 int memleak_add_suppression(const char *arg)
 {
-	const char *why, *pattern = pattern_text(arg, &why);
+	const char *why, *pattern = memleak_check_pattern(arg, &why);
 	unsigned long flags;
 	int err = 0;
 
@@ -165,7 +112,7 @@ int memleak_add_suppression(const char *arg)
 		why = "does not fit: 16 patterns at most";
 	else
 		strlcpy(suppressions[nr_suppressions++].pattern, pattern,
-			PATTERN_LEN);
+			MEMLEAK_PATTERN_LEN);
 	memleak_leave(flags);
 	if (why) {
 		printk("memleak suppress: '%s' %s\n", pattern, why);
@@ -188,7 +135,7 @@ MEMLEAK_COMMAND("suppress", cmd_suppress, 1, 1, "FUNC|[MODULE]",
 
 static int cmd_unsuppress(int argc, char **argv)
 {
-	const char *why, *pattern = pattern_text(argv[1], &why);
+	const char *why, *pattern = memleak_check_pattern(argv[1], &why);
 	struct suppression *s;
 	unsigned long flags;
 
@@ -231,47 +178,6 @@ static int cmd_suppressions(int argc, char **argv)
 MEMLEAK_COMMAND("suppressions", cmd_suppressions, 0, 0, "",
 		"the patterns, and how many leaks each hid");
 
-/*
- * A suppressions file: a pattern a line; blanks around it and what
- * follows a '#' are left out. A bad line is named and skipped.
- */
-void memleak_parse_suppressions(const char *text, size_t size,
-				const char *source)
-{
-	char line[PATTERN_LEN + 16];
-	unsigned int nr = 0;
-	size_t pos = 0;
-
-	while (pos < size) {
-		size_t end = pos, len;
-		char *p = line, *q;
-
-		while (end < size && text[end] != '\n')
-			end++;
-		len = end - pos;
-		nr++;
-		if (len >= sizeof(line)) {
-			printk("memleak: %s:%u: line too long: skipped\n",
-			       source, nr);
-			pos = end + 1;
-			continue;
-		}
-		memcpy(line, text + pos, len);
-		line[len] = '\0';
-		pos = end + 1;
-		q = strchr(line, '#');
-		if (q)
-			*q = '\0';
-		while (*p == ' ' || *p == '\t')
-			p++;
-		q = p + strlen(p);
-		while (q > p && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == '\r'))
-			*--q = '\0';
-		if (*p && memleak_add_suppression(p))
-			printk("memleak: %s:%u: skipped\n", source, nr);
-	}
-}
-
 /* memleak.supp in the boot archive, if there is one. */
 static void read_suppressions_file(void)
 {
@@ -282,7 +188,8 @@ static void read_suppressions_file(void)
 	    cpio_find(__va(boot_info.initrd_start), size, "memleak.supp", &e) ||
 	    !cpio_is_regular(&e))
 		return;
-	memleak_parse_suppressions(e.data, e.size, "memleak.supp");
+	memleak_parse_suppressions(e.data, e.size, "memleak.supp",
+				   memleak_add_suppression);
 	printk("memleak: %u suppression%s after the boot archive's "
 	       "memleak.supp\n", nr_suppressions,
 	       nr_suppressions == 1 ? "" : "s");

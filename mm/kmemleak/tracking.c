@@ -314,5 +314,6 @@ void __init memleak_init(void)
 	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "
 	       "container_of() records\n", memleak.nr_blocks, early,
 	       aliases, (unsigned int)(__memleak_offsets_end -
-				       __memleak_offsets_start));	memleak_suppress_init();
+				       __memleak_offsets_start));
+	memleak_suppress_init();
 }

@@ -1,7 +1,9 @@
 /*
  * Host tests of the suppressions' pattern matching (mm/kmemleak/
- * suppress.c): * and ? against whole function names, and the checks
- * that refuse bad patterns before they are stored.
+ * suppress_pattern.c, suppress.c): * and ? against whole function
+ * names, function and [module] patterns against frames as kallsyms
+ * prints them, the checks that refuse bad patterns before they are
+ * stored, and the suppressions file's lines.
  */
 #include <kernel/kernel.h>
 #include "test_memleak.h"
@@ -21,6 +23,34 @@ static void test_glob_whole_names(void **state)
 	assert_true(memleak_glob_match("a*b*c", "aXbYbZc"));
 	assert_false(memleak_glob_match("a*b*c", "aXbYbZ"));
 	assert_false(memleak_glob_match("", "x"));
+	assert_true(memleak_glob_match("", ""));
+	assert_false(memleak_glob_match("?", ""));
+	assert_true(memleak_glob_match("**a**", "a"));
+	assert_false(memleak_glob_match("*a", "ab"));
+}
+
+static void test_frames(void **state)
+{
+	static const char kernel[] = "lt_kmalloc+0x1c/0x40";
+	static const char module[] = "memleak_test_init+0x44/0x120 [memleak_test]";
+	static const char gone[] =
+		"memleak_test_init+0x44/0x120 [memleak_test] (unloaded)";
+
+	(void)state;
+	assert_true(memleak_frame_matches("lt_kmalloc", kernel));
+	assert_true(memleak_frame_matches("lt_*", kernel));
+	assert_false(memleak_frame_matches("lt_kmal", kernel));
+	assert_false(memleak_frame_matches("*0x40", kernel));
+	assert_false(memleak_frame_matches("[lt_kmalloc]", kernel));
+	assert_true(memleak_frame_matches("memleak_test_*", module));
+	assert_false(memleak_frame_matches("memleak_test", module));
+	assert_true(memleak_frame_matches("[memleak_test]", module));
+	assert_true(memleak_frame_matches("[memleak_*]", module));
+	assert_true(memleak_frame_matches("[memleak_test]", gone));
+	assert_false(memleak_frame_matches("[memleak]", module));
+	assert_false(memleak_frame_matches("[memleak_test2]", module));
+	assert_false(memleak_frame_matches("[*]", kernel));
+	assert_true(memleak_frame_matches("[*]", module));
 }
 
 static void test_bad_patterns_refused(void **state)
@@ -34,6 +64,12 @@ static void test_bad_patterns_refused(void **state)
 	assert_int_equal(memleak_add_suppression("[mod"), -1);
 	assert_true(log_has("is not a [module] pattern"));
 	assert_int_equal(memleak_add_suppression("[a]b]"), -1);
+	assert_int_equal(memleak_add_suppression("[]"), -1);
+	assert_int_equal(memleak_add_suppression("a]"), -1);
+	assert_true(log_has("has a bracket outside a [module] pattern"));
+	assert_int_equal(memleak_add_suppression("two words"), -1);
+	assert_int_equal(memleak_add_suppression("a,b"), -1);
+	assert_true(log_has("holds a blank, ',', '#' or a control character"));
 	assert_int_equal(memleak_add_suppression("leak:"), -1);
 	assert_true(log_has("is empty"));
 	assert_int_equal(memleak_add_suppression(long_pattern), -1);
@@ -46,17 +82,23 @@ static void test_bad_patterns_refused(void **state)
 static void test_file_lines(void **state)
 {
 	static const char text[] = "# known leaks\n"
-				   "  alpha_* # the alpha driver\n"
+				   "  alpha_* # the alpha driver, whose "
+				   "comment is longer than any pattern\n"
 				   "\n"
 				   "[bad\n"
 				   "leak:beta\r\n"
+				   "\tleak:xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+				   "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n"
 				   "gamma";
 
 	(void)state;
 	host_log_clear();
-	memleak_parse_suppressions(text, sizeof(text) - 1, "test.supp");
+	memleak_parse_suppressions(text, sizeof(text) - 1, "test.supp",
+				   memleak_add_suppression);
 	assert_true(log_has("memleak: test.supp:4: skipped"));
+	assert_true(log_has("memleak: test.supp:6: pattern too long"));
 	assert_false(log_has("test.supp:1:"));
+	assert_false(log_has("test.supp:2:"));
 	assert_false(log_has("test.supp:3:"));
 	assert_int_equal(memleak_add_suppression("alpha_*"), -1);
 	assert_int_equal(memleak_add_suppression("beta"), -1);
@@ -68,6 +110,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_glob_whole_names),
+		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_bad_patterns_refused),
 		cmocka_unit_test(test_file_lines),
 	};
