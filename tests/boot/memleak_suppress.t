@@ -178,6 +178,14 @@ def check_command_line(tap, arch, k):
     tap.ok(total(out) == 0 and suppressed(out) == (6, 8352),
            "%s: setup_orphans from the command line hides the 6 (each "
            "trace has it, under lt_kmalloc for 2)" % arch, out)
+    k.command("memleak suppress lt_kmal?oc")
+    k.command("memleak")
+    out = k.command("memleak suppressions")
+    tap.ok(sorted(PATTERN.findall(out)) ==
+           sorted([("lt_kmal?oc", "2", "64"),
+                   ("setup_orphans", "4", str(8352 - 64))]),
+           "%s: a later pattern on a frame nearer the allocation takes "
+           "the 2 lt_kmalloc orphans" % arch, out)
     k.command("leaktest clean")
 
 
