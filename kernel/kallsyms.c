@@ -295,3 +295,66 @@ const char *kallsyms_lookup_data(unsigned long addr, unsigned long *size,
 		*offset = q.offset;
 	return q.name;
 }
+
+const char *kallsyms_files_init(struct kallsyms_files *f,
+				const struct kallsyms_table *text,
+				const void *section, size_t size)
+{
+	const struct kallsyms_files_header *h;
+	size_t at, room, index_bytes;
+
+	if (!text->strings)
+		return "no text table";
+	at = text->strings + text->strings_size - (const char *)section;
+	if (at > size || size - at < sizeof(*h))
+		return "no file table";
+	h = (const void *)((const char *)section + at);
+	if (h->magic != KALLSYMS_FILES_MAGIC ||
+	    h->version != KALLSYMS_FILES_VERSION)
+		return "no file table";
+	if (h->count != text->count)
+		return "file table not of this text table";
+	room = size - at - sizeof(*h);
+	index_bytes = (h->count * sizeof(u16) + 3) & ~(size_t)3;
+	/* Divisions, not products, so that huge counts cannot overflow. */
+	if (h->count > room / sizeof(u16) || index_bytes > room ||
+	    h->nr_files > (room - index_bytes) / sizeof(u32) ||
+	    h->strings_size > room - index_bytes - h->nr_files * sizeof(u32))
+		return "file table larger than its section";
+	f->count = h->count;
+	f->nr_files = h->nr_files;
+	f->file_of = (const u16 *)(h + 1);
+	f->names = (const u32 *)((const char *)f->file_of + index_bytes);
+	f->strings = (const char *)(f->names + f->nr_files);
+	f->strings_size = h->strings_size;
+	if (f->strings_size && f->strings[f->strings_size - 1] != '\0')
+		return "file names not terminated";
+	return NULL;
+}
+
+const char *kallsyms_files_name(const struct kallsyms_files *f,
+				unsigned int i)
+{
+	unsigned int file;
+
+	if (i >= f->count)
+		return NULL;
+	file = f->file_of[i];
+	if (file >= f->nr_files || f->names[file] >= f->strings_size)
+		return NULL;
+	return f->strings + f->names[file];
+}
+
+const char *kallsyms_lookup_file(unsigned long addr)
+{
+	struct kallsyms_table text;
+	struct kallsyms_files files;
+	long i;
+
+	if (kallsyms_builtin(&text) ||
+	    kallsyms_files_init(&files, &text, __start_kallsyms,
+				__stop_kallsyms - __start_kallsyms))
+		return NULL;
+	i = table_find(&text, addr);
+	return i < 0 ? NULL : kallsyms_files_name(&files, i);
+}

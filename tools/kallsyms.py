@@ -18,6 +18,16 @@ Table format (docs/backtraces.md), little-endian 32-bit words:
   names    N words, offsets of NUL-terminated names in the strings
   strings  S bytes, padded with NULs to a multiple of 4
 
+Right after the text table comes the source file of each text symbol
+(kallsyms_lookup_file(), docs/backtraces.md), from addr2line's outermost
+frame at the symbol's start, relative to the source tree:
+
+  header   magic "KSYF", version, count N (the text table's), files F,
+           strings_size S
+  file_of  N 16-bit indexes into files (0xffff: not known), padded to 4
+  files    F words, offsets of NUL-terminated paths in the strings
+  strings  S bytes, padded with NULs to a multiple of 4
+
 A second table of the same format, of the sized data objects (.data,
 .bss, .rodata, per-CPU), follows it, then its size in bytes and the word
 "KSYD": the leak collector names root locations with it, and backtraces
@@ -39,6 +49,11 @@ MAX_PASSES = 4
 TEXT_TYPES = "TtWw"
 DATA_TYPES = "DdBbRrGgSsVv"
 DATA_MAGIC = 0x4459534B  # "KSYD"
+FILES_MAGIC = 0x4659534B  # "KSYF"
+FILES_VERSION = 1
+FILES_HEADER = struct.Struct("<5I")
+NO_FILE = 0xFFFF
+SOURCE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 SHF_ALLOC = 0x2
 SHF_EXECINSTR = 0x4
@@ -169,6 +184,76 @@ def data_table(nm_text, sections):
     return blob + struct.pack("<2I", len(blob), DATA_MAGIC)
 
 
+def addr2line_of(nm):
+    """The addr2line beside nm: i686-linux-gnu-nm -> i686-linux-gnu-addr2line."""
+    argv = shlex.split(nm)
+    if not argv or not argv[0].endswith("nm"):
+        raise Error("cannot tell addr2line from --nm %s" % nm)
+    argv[0] = argv[0][:-2] + "addr2line"
+    return argv
+
+
+def source_path(path):
+    """A DWARF path relative to the source tree; None when not known."""
+    if not path or path.startswith("??"):
+        return None
+    path = os.path.normpath(os.path.join(SOURCE_ROOT, path))
+    if path.startswith(SOURCE_ROOT + os.sep):
+        return path[len(SOURCE_ROOT) + 1:]
+    return path
+
+
+def symbol_files(nm, elf, symbols):
+    """The source file of each symbol's first byte, or None.
+
+    addr2line -i prints the inlined frames at an address innermost
+    first; the last one is the function the symbol is, so its file is
+    where that function is written (a .c, or a header for an out-of-line
+    copy of a static inline).
+    """
+    if not symbols:
+        return []
+    argv = addr2line_of(nm) + ["-a", "-i", "-e", elf]
+    argv += ["0x%x" % s[0] for s in symbols]
+    try:
+        text = subprocess.run(argv, check=True, stdout=subprocess.PIPE,
+                              universal_newlines=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        raise Error("running %s on %s: %s" % (argv[0], elf, e))
+    last = {}
+    addr = None
+    for line in text.splitlines():
+        if line.startswith("0x"):
+            addr = int(line, 16)
+        elif addr is not None:
+            last[addr] = source_path(line.rsplit(":", 1)[0].split(" (")[0])
+    return [last.get(s[0]) for s in symbols]
+
+
+def files_table(files):
+    """The KSYF table of one file (or None) per text symbol."""
+    names = sorted(set(f for f in files if f))
+    if len(names) >= NO_FILE:
+        raise Error("%d source files: more than the table can name" % len(names))
+    index = {name: i for i, name in enumerate(names)}
+    strings = bytearray()
+    offsets = []
+    for name in names:
+        offsets.append(len(strings))
+        strings += name.encode() + b"\0"
+    while len(strings) % 4:
+        strings += b"\0"
+    file_of = [index[f] if f else NO_FILE for f in files]
+    if len(file_of) % 2:
+        file_of.append(0)
+    out = bytearray(FILES_HEADER.pack(FILES_MAGIC, FILES_VERSION, len(files),
+                                      len(names), len(strings)))
+    out += struct.pack("<%dH" % len(file_of), *file_of)
+    out += struct.pack("<%dI" % len(offsets), *offsets)
+    out += strings
+    return bytes(out)
+
+
 def table_of(nm, elf):
     try:
         text = subprocess.run(shlex.split(nm) + ["-n", "-S", elf], check=True,
@@ -178,7 +263,8 @@ def table_of(nm, elf):
         raise Error("running %s on %s: %s" % (nm, elf, e))
     sections = elf_sections(elf)[0]
     symbols = select_symbols(parse_nm(text), code_ranges(sections))
-    return build_table(symbols) + data_table(text, sections), len(symbols)
+    files = files_table(symbol_files(nm, elf, symbols))
+    return build_table(symbols) + files + data_table(text, sections), len(symbols)
 
 
 def run(template, **paths):

@@ -108,4 +108,55 @@ const char *kallsyms_data_table_init(struct kallsyms_table *t,
 const char *kallsyms_lookup_data(unsigned long addr, unsigned long *size,
 				 unsigned long *offset);
 
+/*
+ * The source file of each text symbol of the kernel's table: a table
+ * of its own that tools/kallsyms.py puts right after the text table
+ * (docs/backtraces.md, "Source files"), with one 16-bit index into a
+ * list of paths per text symbol.
+ */
+#define KALLSYMS_FILES_MAGIC 0x4659534bu	/* "KSYF" */
+#define KALLSYMS_FILES_VERSION 1
+#define KALLSYMS_NO_FILE 0xffffu
+
+struct kallsyms_files_header {
+	u32 magic;
+	u32 version;
+	u32 count;		/* the text table's symbols */
+	u32 nr_files;
+	u32 strings_size;
+	/*
+	 * then u16 file_of[count] (padded to 4 bytes), u32 names[nr_files],
+	 * char strings[]
+	 */
+};
+
+struct kallsyms_files {
+	unsigned int count, nr_files;
+	const u16 *file_of;		/* an index into names per symbol */
+	const u32 *names;		/* offsets into strings */
+	const char *strings;
+	u32 strings_size;
+};
+
+/*
+ * Fills f from the file table that follows text (initialized from the
+ * start of the same section of size bytes), checking in constant time
+ * that it lies inside the section and matches text's count. Returns
+ * NULL, or why there is no usable file table.
+ */
+const char *kallsyms_files_init(struct kallsyms_files *f,
+				const struct kallsyms_table *text,
+				const void *section, size_t size);
+
+/* The path of symbol i's source file; NULL when not known. */
+const char *kallsyms_files_name(const struct kallsyms_files *f,
+				unsigned int i);
+
+/*
+ * The source file, relative to the source tree ("mm/leaktest.c"), of
+ * the kernel function holding addr; NULL for an address outside the
+ * kernel's text (a module's), or code without debug information.
+ */
+const char *kallsyms_lookup_file(unsigned long addr);
+
 #endif
