@@ -5,6 +5,7 @@
  *
  *   leaktest_*          a function name, with * and ? wildcards
  *   [memleak_test]      any frame in that module (also after rmmod)
+ *   leaktest.c, mm/l*.c a source file of the kernel (a '/' or .c/.S/.h)
  *   leak:PATTERN        LeakSanitizer's spelling of the same
  *
  * When several patterns match, the one matching the frame nearest the
@@ -37,11 +38,21 @@
 
 struct suppression {
 	char pattern[MEMLEAK_PATTERN_LEN];
+	bool file;		/* matched against source files */
 	unsigned long blocks, bytes;	/* hidden at the last scan */
 };
 
 static struct suppression suppressions[MAX_PATTERNS];
 static unsigned int nr_suppressions;
+
+/* A frame as kallsyms prints it, and its source file (NULL: not known). */
+static bool suppression_matches(const struct suppression *s,
+				const char *frame, const char *file)
+{
+	if (s->file)
+		return file && memleak_file_matches(s->pattern, file);
+	return memleak_frame_matches(s->pattern, frame);
+}
 
 /*
  * The pattern matching the frame nearest the allocation, each frame
@@ -53,11 +64,12 @@ static struct suppression *matching_suppression(const struct memleak_trace *t)
 	char frame[KSYM_PRINT_MAX];
 
 	for (unsigned int f = 0; f < t->nr_entries; f++) {
+		const char *file = kallsyms_lookup_file(t->entries[f]);
+
 		if (!kallsyms_snprint(frame, sizeof(frame), t->entries[f]))
 			continue;
 		for (unsigned int i = 0; i < nr_suppressions; i++)
-			if (memleak_frame_matches(suppressions[i].pattern,
-						  frame))
+			if (suppression_matches(&suppressions[i], frame, file))
 				return &suppressions[i];
 	}
 	return NULL;
@@ -94,6 +106,12 @@ static struct suppression *find_pattern(const char *pattern)
 	return NULL;
 }
 
+static void store_pattern(struct suppression *s, const char *pattern)
+{
+	strlcpy(s->pattern, pattern, MEMLEAK_PATTERN_LEN);
+	s->file = memleak_pattern_is_file(pattern);
+}
+
 /* Adds one pattern; 0, or -1 after saying why not. */
 int memleak_add_suppression(const char *arg)
 {
@@ -111,8 +129,7 @@ int memleak_add_suppression(const char *arg)
 	else if (nr_suppressions == MAX_PATTERNS)
 		why = "does not fit: 16 patterns at most";
 	else
-		strlcpy(suppressions[nr_suppressions++].pattern, pattern,
-			MEMLEAK_PATTERN_LEN);
+		store_pattern(&suppressions[nr_suppressions++], pattern);
 	memleak_leave(flags);
 	if (why) {
 		printk("memleak suppress: '%s' %s\n", pattern, why);
@@ -130,7 +147,7 @@ static int cmd_suppress(int argc, char **argv)
 	       "next scan)\n", argv[1]);
 	return 0;
 }
-MEMLEAK_COMMAND("suppress", cmd_suppress, 1, 1, "FUNC|[MODULE]",
+MEMLEAK_COMMAND("suppress", cmd_suppress, 1, 1, "FUNC|[MODULE]|FILE",
 		"leave out leaks with a frame matching (* and ? wildcards)");
 
 static int cmd_unsuppress(int argc, char **argv)

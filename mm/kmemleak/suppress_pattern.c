@@ -106,6 +106,31 @@ bool memleak_frame_matches(const char *pattern, const char *frame)
 	return glob_match(pattern, plen, frame, end - frame);
 }
 
+static bool ends_with(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len >= n && memcmp(s + len - n, suffix, n) == 0;
+}
+
+bool memleak_pattern_is_file(const char *pattern)
+{
+	size_t len = strlen(pattern);
+
+	return strchr(pattern, '/') || ends_with(pattern, len, ".c") ||
+	       ends_with(pattern, len, ".S") || ends_with(pattern, len, ".h");
+}
+
+bool memleak_file_matches(const char *pattern, const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	/* Without a directory, the pattern is for the base name. */
+	if (!strchr(pattern, '/') && base)
+		path = base + 1;
+	return memleak_glob_match(pattern, path);
+}
+
 /* The pattern of one line: what precedes '#', without the blanks around. */
 static void line_pattern(const char *line, size_t len, const char **start,
 			 size_t *plen)

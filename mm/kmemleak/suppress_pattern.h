@@ -20,6 +20,13 @@ bool memleak_glob_match(const char *pattern, const char *s);
 /* Whether a checked pattern matches a frame as kallsyms_snprint() prints it. */
 bool memleak_frame_matches(const char *pattern, const char *frame);
 /*
+ * A file pattern has a '/' or ends in .c, .S or .h: it is matched
+ * against a frame's source file (kallsyms_lookup_file()), the whole
+ * path when it has a '/', else the base name.
+ */
+bool memleak_pattern_is_file(const char *pattern);
+bool memleak_file_matches(const char *pattern, const char *path);
+/*
  * Each pattern of a suppressions file (one a line, '#' comments) given
  * to add(); a line add() refuses (non-zero) is named after source.
  */

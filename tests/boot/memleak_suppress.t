@@ -72,6 +72,34 @@ def check_function_pattern(tap, arch, k):
     k.command("leaktest clean")
 
 
+def check_file_pattern(tap, arch, k):
+    """Source-file patterns: kernel frames only (a module's have no file)."""
+    k.command("insmod memleak_test")
+    orphans = {a for a, _ in EXPECT.findall(k.command("leaktest orphans"))}
+    out = k.command("memleak")
+    tap.ok(total(out) == 12, "%s: 6 orphans and the module's 6" % arch, out)
+    for pattern in ("leaktest.c", "mm/leak*.c", "leak:*/leaktest.c"):
+        k.command("memleak suppress " + pattern)
+        out = k.command("memleak")
+        left = {a for a, _ in REPORT.findall(out)}
+        tap.ok(total(out) == 6 and not left & orphans and
+               suppressed(out) == (6, 8352),
+               "%s: file pattern %s hides exactly leaktest's 6, the "
+               "module's 6 are still reported" % (arch, pattern), out)
+        k.command("memleak unsuppress " + pattern)
+    k.command("memleak suppress nosuch.c")
+    k.command("memleak suppress memleak_test_mod.c")
+    out = k.command("memleak")
+    tap.ok(total(out) == 12 and suppressed(out) == (0, 0),
+           "%s: nosuch.c and memleak_test_mod.c (a module's file) hide "
+           "nothing" % arch, out)
+    k.command("memleak unsuppress nosuch.c")
+    k.command("memleak unsuppress memleak_test_mod.c")
+    k.command("rmmod memleak_test")
+    k.command("leaktest clean")
+    k.command("memleak clear")
+
+
 def check_bad_patterns(tap, arch, k):
     cases = [("memleak suppress [memleak_test", "is not a [module] pattern"),
              ("memleak suppress " + "x" * 60, "is too long"),
@@ -81,7 +109,7 @@ def check_bad_patterns(tap, arch, k):
              ("memleak suppress a]", "has a bracket outside a [module] "
               "pattern"),
              ("memleak unsuppress nosuch", "no pattern 'nosuch'"),
-             ("memleak suppress", "usage: memleak suppress FUNC|[MODULE]")]
+             ("memleak suppress", "usage: memleak suppress FUNC|[MODULE]|FILE")]
     for line, message in cases:
         out = k.command(line)
         tap.ok(message in out, "%s: '%s' refused: %s" % (arch, line[:40], message), out)
@@ -234,7 +262,7 @@ def main():
     for arch in ("i386", "arm"):
         session(tap, arch, [check_function_pattern, check_bad_patterns,
                             check_module_pattern, check_annotations,
-                            check_annotation_kinds],
+                            check_annotation_kinds, check_file_pattern],
                 "suppressions session")
         session(tap, arch, [check_command_line], "command-line session",
                 append="test memleak.suppress=setup_orphans,[nomod")

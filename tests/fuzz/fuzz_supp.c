@@ -4,9 +4,10 @@
  * model here, written another way (lines first, then comment and
  * blanks), predicts which patterns reach the add callback and which
  * line numbers the parser names as skipped; the parser must agree.
- * Then every accepted pattern is matched, as a glob and as a frame
- * pattern, against every short line of the input taken as a frame, and
- * compared with a dynamic-programming matcher. ASan watches the reads
+ * Then every accepted pattern is matched, as a glob, as a frame
+ * pattern and (for file patterns) against a path, with every short line
+ * of the input taken as a frame and as a path, and compared with a
+ * dynamic-programming matcher. ASan watches the reads
  * past each line and the fixed-size buffers.
  */
 #include <kernel/kallsyms.h>
@@ -149,6 +150,19 @@ static bool model_frame(const char *pattern, const char *frame)
 	return dp_match(pattern + 1, pn - 2, frame + i, j - i);
 }
 
+/* A pattern with a directory against the path, else the base name. */
+static bool model_file(const char *pattern, const char *path)
+{
+	size_t len = strlen(path), base = len;
+
+	if (!strchr(pattern, '/'))
+		while (base && path[base - 1] != '/')
+			base--;
+	else
+		base = 0;
+	return dp_match(pattern, strlen(pattern), path + base, len - base);
+}
+
 static void check_matching(char **frames, unsigned int nr_frames)
 {
 	const char *why, *p;
@@ -160,6 +174,10 @@ static void check_matching(char **frames, unsigned int nr_frames)
 		for (unsigned int f = 0; f < nr_frames; f++) {
 			if (memleak_frame_matches(p, frames[f]) !=
 			    model_frame(p, frames[f]))
+				abort();
+			if (memleak_pattern_is_file(p) &&
+			    memleak_file_matches(p, frames[f]) !=
+			    model_file(p, frames[f]))
 				abort();
 			if (memleak_glob_match(p, frames[f]) !=
 			    dp_match(p, strlen(p), frames[f], strlen(frames[f])))

@@ -2,7 +2,7 @@
  * Host tests of the suppressions' pattern matching (mm/kmemleak/
  * suppress_pattern.c, suppress.c): * and ? against whole function
  * names, function and [module] patterns against frames as kallsyms
- * prints them, the checks that refuse bad patterns before they are
+ * prints them, file patterns against source paths, the checks that refuse bad patterns before they are
  * stored, and the suppressions file's lines.
  */
 #include <kernel/kernel.h>
@@ -51,6 +51,28 @@ static void test_frames(void **state)
 	assert_false(memleak_frame_matches("[memleak_test2]", module));
 	assert_false(memleak_frame_matches("[*]", kernel));
 	assert_true(memleak_frame_matches("[*]", module));
+}
+
+static void test_file_patterns(void **state)
+{
+	(void)state;
+	assert_true(memleak_pattern_is_file("leaktest.c"));
+	assert_true(memleak_pattern_is_file("entry.S"));
+	assert_true(memleak_pattern_is_file("list.h"));
+	assert_true(memleak_pattern_is_file("mm/*"));
+	assert_false(memleak_pattern_is_file("foo.constprop.0"));
+	assert_false(memleak_pattern_is_file("lt_*"));
+	assert_false(memleak_pattern_is_file("[memleak_test]"));
+	assert_true(memleak_file_matches("leaktest.c", "mm/leaktest.c"));
+	assert_true(memleak_file_matches("leak*.c", "mm/leaktest.c"));
+	assert_false(memleak_file_matches("mm.c", "mm/leaktest.c"));
+	assert_true(memleak_file_matches("mm/leaktest.c", "mm/leaktest.c"));
+	assert_false(memleak_file_matches("leaktest.c", "mm/leaktest.cc"));
+	assert_true(memleak_file_matches("mm/*", "mm/kmemleak/scan.c"));
+	assert_false(memleak_file_matches("kmemleak/scan.c",
+					  "mm/kmemleak/scan.c"));
+	assert_true(memleak_file_matches("*/scan.c", "mm/kmemleak/scan.c"));
+	assert_true(memleak_file_matches("main.c", "main.c"));
 }
 
 static void test_bad_patterns_refused(void **state)
@@ -111,6 +133,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_glob_whole_names),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_file_patterns),
 		cmocka_unit_test(test_bad_patterns_refused),
 		cmocka_unit_test(test_file_lines),
 	};
