@@ -194,13 +194,14 @@ def addr2line_of(nm):
 
 
 def source_path(path):
-    """A DWARF path relative to the source tree; None when not known."""
+    """A DWARF path relative to the source tree; None when not known or
+    outside the tree (ARM's libgcc names its own build directory)."""
     if not path or path.startswith("??"):
         return None
     path = os.path.normpath(os.path.join(SOURCE_ROOT, path))
     if path.startswith(SOURCE_ROOT + os.sep):
         return path[len(SOURCE_ROOT) + 1:]
-    return path
+    return None
 
 
 def symbol_files(nm, elf, symbols):
