@@ -159,9 +159,11 @@ static int cmd_unsuppress(int argc, char **argv)
 	(void)argc;
 	memleak_enter(&flags);
 	s = pattern ? find_pattern(pattern) : NULL;
+	/* The others keep their order: it decides ties (see above). */
 	if (s) {
-		*s = suppressions[--nr_suppressions];
-		memset(&suppressions[nr_suppressions], 0, sizeof(*s));
+		memmove(s, s + 1, (char *)&suppressions[nr_suppressions] -
+				  (char *)(s + 1));
+		memset(&suppressions[--nr_suppressions], 0, sizeof(*s));
 	}
 	memleak_leave(flags);
 	if (!s) {

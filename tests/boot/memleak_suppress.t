@@ -120,7 +120,13 @@ def check_bad_patterns(tap, arch, k):
            "%s: a duplicate (in LSan's spelling) refused" % arch, out)
     out = k.command("memleak suppress p16")
     tap.ok("16 patterns at most" in out, "%s: at most 16 patterns" % arch, out)
-    for i in range(16):
+    k.command("memleak unsuppress p0")
+    out = k.command("memleak suppressions")
+    tap.ok([p for p, _, _ in PATTERN.findall(out)] ==
+           ["p%d" % i for i in range(1, 16)],
+           "%s: unsuppress keeps the others' order (it decides ties)" % arch,
+           out)
+    for i in range(1, 16):
         k.command("memleak unsuppress p%d" % i)
     out = k.command("memleak suppressions")
     tap.ok("memleak: 0 suppressions" in out, "%s: all removed" % arch, out)
