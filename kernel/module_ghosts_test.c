@@ -12,8 +12,7 @@
 #include <kernel/sched.h>
 #include <kernel/slab.h>
 #include <kernel/string.h>
-
-extern struct mutex module_mutex;
+#include "module_internal.h"
 
 /* Far above the kernel, the modules and (on i386) the vmalloc window. */
 #define FAKE_BASE 0xfff00000ul
