@@ -4,6 +4,7 @@
  * files of functions in this file, in C elsewhere and in assembly, and
  * none for addresses outside the kernel's text. Lookups take no lock.
  */
+#include <kernel/arch.h>
 #include <kernel/ktest.h>
 #include <kernel/kallsyms.h>
 #include <kernel/slab.h>
@@ -12,12 +13,6 @@
 
 /* The kernel's .kallsyms section (linker/sections.ld). */
 extern const char __start_kallsyms[], __stop_kallsyms[];
-
-#ifdef CONFIG_ARCH_I386
-#define START_FILE "boot/i386/multiboot.S"
-#else
-#define START_FILE "boot/arm/start.S"
-#endif
 
 /* A function of this file that stays one (no inlining, no clone). */
 __attribute__((noipa)) static int kf_local_function(int x)
@@ -47,7 +42,8 @@ static void test_files_of_functions(struct ktest *t)
 	KEXPECT(t, from_file((unsigned long)kallsyms_lookup_file,
 			     "kernel/kallsyms.c"));
 	KEXPECT(t, from_file((unsigned long)kmalloc, "mm/kmalloc.c"));
-	KEXPECT(t, from_file(kallsyms_lookup_name("_start"), START_FILE));
+	KEXPECT(t, from_file(kallsyms_lookup_name("_start"),
+			     ARCH_ENTRY_FILE));
 }
 
 static void test_no_file_outside_text(struct ktest *t)

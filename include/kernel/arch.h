@@ -16,7 +16,10 @@
  *   void arch_irq_restore(unsigned long);   put the old state back
  *   void arch_cpu_relax(void);              pause inside a spin loop
  *   void arch_wait_for_interrupt(void);     sleep until an interrupt
- * and the constant ARCH_NAME ("i386", "arm").
+ * and the constants
+ *   ARCH_NAME          "i386", "arm" (the version banner's)
+ *   ARCH_ENTRY_FILE    the source of the boot entry code, _start
+ *                      ("boot/i386/multiboot.S"); the host has none
  */
 
 /* Console UART: polled output and non-blocking input (-1: nothing). */

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #define ARCH_NAME "arm"
+#define ARCH_ENTRY_FILE "boot/arm/start.S"
 
 #define PSR_I_BIT (1u << 7)
 

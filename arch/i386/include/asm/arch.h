@@ -6,6 +6,7 @@
 #include <kernel/compiler.h>
 
 #define ARCH_NAME "i386"
+#define ARCH_ENTRY_FILE "boot/i386/multiboot.S"
 
 #define EFLAGS_IF (1u << 9)
 
