@@ -14,7 +14,6 @@
 #include <kernel/kernel.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
-#include <asm/unwind.h>
 
 /* Frames dump_stack() and show_backtrace_from() print at most. */
 #define PRINT_DEPTH 32

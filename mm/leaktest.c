@@ -19,7 +19,7 @@
 #include <kernel/thread.h>
 #include <kernel/wait.h>
 #include <kernel/vmalloc.h>
-#include <asm/page.h>
+#include <kernel/mm.h>
 #include "leaktest.h"
 #include "kmemleak/internal.h"
 

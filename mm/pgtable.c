@@ -1,7 +1,7 @@
 /*
  * The page-table walker every architecture shares: map_pages(),
  * unmap_pages() and virt_to_phys_walk() over two-level tables, through
- * the small helpers of <asm/pgtable.h> (the entry formats, where the
+ * the small helpers of <kernel/pgtable.h> (the entry formats, where the
  * top-level table is, TLB maintenance).
  *
  *   top level (static, the arch's)      leaf tables (page allocator)
@@ -20,9 +20,9 @@
 #include <kernel/gfp.h>
 #include <kernel/mm.h>
 #include <kernel/mmu.h>
+#include <kernel/pgtable.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
-#include <asm/pgtable.h>
 
 static DEFINE_SPINLOCK(pgtable_lock);
 

@@ -10,6 +10,7 @@
 #include <kernel/types.h>
 #include <kernel/list.h>
 #include <kernel/gfp.h>
+/* <asm/page.h>: PAGE_SIZE, __pa()/__va(), the arch's memory layout. */
 #include <asm/page.h>
 
 /* Orders 0..MAX_ORDER-1: the largest block is 4 MiB. */

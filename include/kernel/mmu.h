@@ -12,6 +12,7 @@
 #define KERNEL_MMU_H
 
 #include <kernel/types.h>
+/* <asm/page.h>: PAGE_SIZE and the arch's memory layout. */
 #include <asm/page.h>
 
 /*

@@ -8,6 +8,7 @@
 
 #include <kernel/compiler.h>
 #include <kernel/stacktrace.h>
+/* <asm/unwind.h>: ARCH_FRAME_LAYOUT and the frame steps (arch_*()). */
 #include <asm/unwind.h>
 
 /*

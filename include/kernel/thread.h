@@ -9,6 +9,7 @@
 #include <kernel/list.h>
 #include <kernel/types.h>
 #include <kernel/wait.h>
+/* <asm/thread.h>: the switch frame (SWITCH_FRAME_*), STACK_ALIGN. */
 #include <asm/thread.h>
 
 #define THREAD_NAME_LEN 16
