@@ -34,7 +34,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 
-LIST_HEAD(module_list);
+LIST_HEAD(modules);
 DEFINE_MUTEX(module_mutex);
 
 /* ------------------------------------------------------------------ */
@@ -44,7 +44,7 @@ static struct module *find_module(const char *name)
 {
 	struct module *mod;
 
-	list_for_each_entry(mod, &module_list, list)
+	list_for_each_entry(mod, &modules, list)
 		if (strcmp(mod->name, name) == 0)
 			return mod;
 	return NULL;
@@ -202,7 +202,7 @@ static int run_init(struct module *mod)
 
 	module_arch_sync_code(mod->core.base, mod->core.size);
 	module_arch_sync_code(mod->init.base, mod->init.size);
-	list_add_tail(&mod->list, &module_list);
+	list_add_tail(&mod->list, &modules);
 	ret = mod->init_fn ? mod->init_fn() : 0;
 	if (ret) {
 		printk("insmod: %s: its init failed with error %d\n", mod->name,
@@ -294,7 +294,7 @@ static void print_users(const struct module *mod)
 {
 	struct module *m;
 
-	list_for_each_entry(m, &module_list, list)
+	list_for_each_entry(m, &modules, list)
 		for (unsigned int i = 0; i < m->nuses; i++)
 			if (m->uses[i] == mod)
 				printk(" %s", m->name);
@@ -364,7 +364,7 @@ void module_print_list(void)
 	mutex_lock(&module_mutex);
 	printk("%-20s %8s %5s %-10s %s\n", "Module", "Size", "Used", "State",
 	       "Used by");
-	list_for_each_entry(mod, &module_list, list) {
+	list_for_each_entry(mod, &modules, list) {
 		printk("%-20s %8lu %5u %-10s", mod->name,
 		       mod->core.size + mod->init.size, mod->refcount,
 		       state_name(mod->state));

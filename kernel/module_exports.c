@@ -36,7 +36,7 @@ static const struct kernel_symbol *find_export(const char *name,
 	s = find_in(__start___ksymtab, __stop___ksymtab, name);
 	if (s)
 		return s;
-	list_for_each_entry(mod, &module_list, list) {
+	list_for_each_entry(mod, &modules, list) {
 		if (mod->state != MODULE_LIVE)
 			continue;
 		s = find_in(mod->syms, mod->syms + mod->nsyms, name);

@@ -16,7 +16,7 @@
  *   module_cmd.c      the shell commands insmod, rmmod, lsmod
  *
  * Locking: module_mutex (module.c) is held around every function
- * declared here and around every use of module_list.
+ * declared here and around every use of the list modules.
  */
 #ifndef KERNEL_MODULE_INTERNAL_H
 #define KERNEL_MODULE_INTERNAL_H
@@ -35,8 +35,8 @@ struct load_info {
 
 /* Serializes loads, removals and listings (module.c). */
 extern struct mutex module_mutex;
-/* Every module whose init has started, in load order. */
-extern struct list_head module_list;
+/* Every module whose init has started, in load order (GDB: modules). */
+extern struct list_head modules;
 
 /* A section of the module as laid out: its address and size, or 0. */
 static inline u32 module_loaded_section(const struct load_info *info,
