@@ -4,14 +4,14 @@
  * functions after rmmod: "memleak_test_init+0x44/0x158 [memleak_test]
  * (unloaded)" where a raw address would be all that is left otherwise.
  *
- * A module's kallsyms tables (kernel/module.c, struct module_ksyms:
- * its functions' addresses, sizes and names, nothing more) move into a
- * ghost when the module goes, with a copy of its name, and stay
- * searchable, marked unloaded. The memory kept is bounded: the last
- * MODULE_GHOSTS tables (a module has two, core and init), the oldest
- * dropped first. A module loaded over a ghost's range wins: the ghosts
- * it overlaps are dropped before its own table is added, so no lookup
- * in it can find a dead name.
+ * A module's kallsyms tables (kernel/module_kallsyms.c, struct
+ * module_ksyms: its functions' addresses, sizes and names, nothing
+ * more) move into a ghost when the module goes, with a copy of its
+ * name, and stay searchable, marked unloaded. The memory kept is
+ * bounded: the last MODULE_GHOSTS tables (a module has two, core and
+ * init), the oldest dropped first. A module loaded over a ghost's
+ * range wins: the ghosts it overlaps are dropped before its own table
+ * is added, so no lookup in it can find a dead name.
  *
  * Locking: module_mutex, held by every caller (loads and removals).
  * Lookups take no lock: kallsyms_del_table() waits for them before a

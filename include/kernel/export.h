@@ -2,9 +2,10 @@
  * EXPORT_SYMBOL(sym): makes a kernel (or module) symbol visible to the
  * modules loaded after it. Each export is a (value, name) pair in the
  * __ksymtab section, delimited in the kernel by the linker script and
- * found by name in a module's image by the loader (kernel/module.c):
- * modules link only against what is exported, never the whole symbol
- * table. A no-op in host builds, which load no modules.
+ * found by name in a module's image by the loader
+ * (kernel/module_exports.c): modules link only against what is
+ * exported, never the whole symbol table. A no-op in host builds,
+ * which load no modules.
  */
 #ifndef KERNEL_EXPORT_H
 #define KERNEL_EXPORT_H

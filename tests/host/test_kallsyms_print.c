@@ -22,7 +22,7 @@ static const char gone_names[] = "ghost_init";
 
 static struct kallsyms_table live, gone;
 
-/* A table as kernel/module.c builds one: arrays of addrs, sizes, names. */
+/* A table as kernel/module_kallsyms.c builds one: addrs, sizes, names. */
 static void fill(struct kallsyms_table *t, const char *owner,
 		 const u32 *words, unsigned int n, const char *names,
 		 u32 names_size, bool unloaded)
