@@ -16,7 +16,9 @@
  *   void arch_irq_restore(unsigned long);   put the old state back
  *   void arch_cpu_relax(void);              pause inside a spin loop
  *   void arch_wait_for_interrupt(void);     sleep until an interrupt
- * and the constant ARCH_NAME ("i386", "arm").
+ * the constant ARCH_NAME ("i386", "arm"), and ARCH_ASM_TAIL_CALL(sym):
+ * the assembly text of a branch to sym that does not come back, for
+ * top-level __asm__ in generic code (samples/modules/modtest.c).
  */
 
 /* Console UART: polled output and non-blocking input (-1: nothing). */

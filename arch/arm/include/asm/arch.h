@@ -5,6 +5,8 @@
 #include <stdbool.h>
 
 #define ARCH_NAME "arm"
+/* A plain B: R_ARM_JUMP24, which a module may need a veneer for. */
+#define ARCH_ASM_TAIL_CALL(sym) "b " sym
 
 #define PSR_I_BIT (1u << 7)
 

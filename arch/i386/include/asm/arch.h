@@ -6,6 +6,8 @@
 #include <kernel/compiler.h>
 
 #define ARCH_NAME "i386"
+/* Through the PLT notation, so a module gets R_386_PLT32 for it. */
+#define ARCH_ASM_TAIL_CALL(sym) "jmp " sym "@PLT"
 
 #define EFLAGS_IF (1u << 9)
 
