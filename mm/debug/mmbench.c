@@ -2,10 +2,11 @@
  * The 'mmbench' debug command (CONFIG_DEBUG_MMBENCH): one allocation +
  * free pair of each kind between two marker functions, so that a
  * debugger can count the instructions in between (tests/bench/qemu-mm.sh
- * single-steps them with GDB: exact counts on a machine with no timer). Every pair is warmed up first, so the count
- * is the common path: the per-CPU array hit, the buddy free list hit
- * (and, with the leak collector, the allocation context of the pair
- * before, except for 'kmalloc-newctx').
+ * single-steps them with GDB: exact counts on a machine with no timer).
+ * Every pair is warmed up first, so the count is the common path: the
+ * per-CPU array hit, the buddy free list hit (and, with the leak
+ * collector, the allocation context of the pair before, except for
+ * 'kmalloc-newctx').
  *
  * 'mmbench scan N [SIZE]' (with the leak collector): one scan with N
  * more tracked blocks of SIZE bytes (64 by default), timed in cycle

@@ -17,7 +17,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Kernel, Tap, make  # noqa: E402
 
 ARCHES = ("i386", "arm")
-NM = {"i386": ("i686-elf-nm", "i686-linux-gnu-nm"), "arm": ("arm-none-eabi-nm",)}
+NM = {"i386": ("i686-elf-nm", "i686-linux-gnu-nm"),
+      "arm": ("arm-none-eabi-nm",)}
 # What each image must (True) or must not (False) hold: a symbol of the
 # kernel, or a command in 'help'.
 DEBUG_SYMS = ("cmd_crash", "cmd_vmtest", "cmd_mmbench", "ktest_run")
@@ -29,19 +30,23 @@ MODULES = ("memleak_test", "modtest", "modtest_user")
 def nm_symbols(arch, elf):
     tool = next((t for t in NM[arch] if shutil.which(t)), NM[arch][-1])
     out = subprocess.run([tool, elf], stdout=subprocess.PIPE).stdout.decode()
-    return {f[2]: f[0] for f in (l.split() for l in out.splitlines()) if len(f) == 3}
+    fields = (line.split() for line in out.splitlines())
+    return {f[2]: f[0] for f in fields if len(f) == 3}
 
 
 def check_files(tap):
     """Every file of configs/ is an arch's defconfig or a fragment."""
-    files = sorted(os.path.basename(p) for p in glob.glob(os.path.join(ROOT, "configs", "*")))
+    files = sorted(os.path.basename(p)
+                   for p in glob.glob(os.path.join(ROOT, "configs", "*")))
     for name in files:
-        arch = name[:-len("_defconfig")] if name.endswith("_defconfig") else None
+        arch = name[:-len("_defconfig")] if name.endswith("_defconfig") \
+            else None
         tap.ok((arch and os.path.isdir(os.path.join(ROOT, "arch", arch)))
                or name.endswith(".config"),
                "configs/%s is an arch's defconfig or a .config fragment" % name)
     for arch in ARCHES:
-        tap.ok("%s_defconfig" % arch in files, "configs/%s_defconfig exists" % arch)
+        tap.ok("%s_defconfig" % arch in files,
+               "configs/%s_defconfig exists" % arch)
     return [os.path.join("configs", n) for n in files if n.endswith(".config")]
 
 
@@ -60,7 +65,9 @@ def check_kconfig(tap, arch, fragments):
     for fragment in [None] + fragments:
         p = configure(arch, build, fragment)
         log = p.stdout.decode("utf-8", "replace")
-        what = "configs/%s_defconfig" % arch + (" + " + fragment if fragment else "")
+        what = "configs/%s_defconfig" % arch
+        if fragment:
+            what += " + " + fragment
         tap.ok(p.returncode == 0 and "warning" not in log.lower(),
                "%s: kconfig takes %s without a warning" % (arch, what), log)
     bad = {"unknown symbol": "CONFIG_NO_SUCH_OPTION=y\n",
