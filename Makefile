@@ -27,7 +27,9 @@
 #   make clean | help
 # ========================================================================
 #
-# Per-directory object lists live in <dir>/build.mk ("obj-y += x.o").
+# Per-directory object lists live in <dir>/build.mk ("obj-y += x.o";
+# modules: "mod-y += x.o", see samples/build.mk); named configurations
+# in configs/.
 
 ARCH ?= i386
 SMP ?= 1
