@@ -26,8 +26,8 @@
  * What one scan cost, for benchmarks (mmbench scan, mm/debug/): the
  * blocks tracked and bytes read, the suspects found, the scan's cycles
  * (<kernel/cycles.h>) and its longest window with interrupts off, and
- * the pause with every other CPU stopped that confirms the suspects
- * (zero without suspects).
+ * the pause with every other CPU stopped that confirms unreferenced
+ * blocks (zero when there were none).
  */
 struct memleak_scan_stats {
 	unsigned long blocks;
@@ -140,8 +140,8 @@ void memleak_flush_pending(void);
 /*
  * Runs one scan (reporting nothing) and fills *st with its figures.
  * Returns 0, -EBUSY when another scan runs or the collector is off, or
- * -ENODEV without the collector. Only with CONFIG_DEBUG_MMBENCH, its
- * one user (mm/debug/memleak_stats.c).
+ * -ENODEV without the collector. Built only for its one user,
+ * CONFIG_DEBUG_MMBENCH (in mm/debug/memleak_stats.c).
  */
 int memleak_scan_measured(struct memleak_scan_stats *st);
 /*
