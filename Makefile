@@ -11,18 +11,25 @@
 #   make gdb [PORT=N]      QEMU halted, gdb-multiarch with the kleak commands
 #   make scenarios         the GDB leak scenarios of tests/gdb/ on ARCH:
 #                          [SCENARIOS="name .."] [J=N side by side]
-#   make test              every test (both arches, host), through prove
+#   make test              every test (both arches, host), through prove,
+#                          on the test images (test_defconfig)
 #   make host-tests        the host unit tests (cmocka, ASan, UBSan)
 #   make boot-tests        the QEMU tests of tests/boot/ (both arches)
 #   make fuzz              build the libFuzzer targets (make test runs them)
 #   make bench             benchmarks: ratios and instruction counts
 #   make stress            the collector's full SMP stress (an hour or more)
-#   make defconfig | olddefconfig | menuconfig    configuration
+#   make defconfig | olddefconfig | menuconfig    configuration of ARCH
+#                          (defconfig: configs/<arch>_defconfig, the default
+#                          image) | i386_defconfig | arm_defconfig (that arch)
+#                          | test_defconfig (+ configs/test.config: self-tests,
+#                          debug commands, samples)
 #   make setup | check-tools   install the tools (all | only missing ones)
 #   make clean | help
 # ========================================================================
 #
-# Per-directory object lists live in <dir>/build.mk ("obj-y += x.o").
+# Per-directory object lists live in <dir>/build.mk ("obj-y += x.o";
+# modules: "mod-y += x.o", see samples/build.mk); named configurations
+# in configs/.
 
 ARCH ?= i386
 SMP ?= 1
@@ -42,14 +49,22 @@ KPYTHON := $(firstword $(foreach p,/usr/bin/python3 python3,\
 	$(if $(shell $(p) -c 'import kconfiglib' 2>/dev/null && echo y),$(p))) python3)
 
 .PHONY: all kernel modules iso run run-iso test host-tests boot-tests bench clean \
-	defconfig olddefconfig menuconfig setup check-tools help fuzz
+	defconfig i386_defconfig arm_defconfig test_defconfig olddefconfig \
+	menuconfig setup check-tools help fuzz
 
 all: kernel
 
 # ---------------------------------------------------------------- config
+# Named configurations in configs/: $(ARCH)_defconfig is the default
+# image (what make run boots, and what a new $(BUILD) starts from);
+# test.config, merged over it by test_defconfig, adds the self-tests,
+# debug commands and samples the tests use. make test, boot-tests,
+# bench and stress run test_defconfig first (it rewrites .config only
+# when it changes, so nothing is rebuilt for nothing).
 CONFIG := $(BUILD)/.config
 AUTOCONF := $(BUILD)/include/generated/autoconf.h
-KCONFIG_FILES := Kconfig $(wildcard */Kconfig arch/*/Kconfig)
+KCONFIG_FILES := Kconfig $(wildcard */Kconfig */*/Kconfig)
+TEST_CONFIG := configs/test.config
 
 export ARCH
 
@@ -66,6 +81,17 @@ defconfig:
 	$(Q)$(KPYTHON) tools/kconfig.py defconfig $(BUILD)
 	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
 
+# The same for one arch, whatever ARCH says (its own build/<arch>/).
+i386_defconfig:
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 defconfig
+
+arm_defconfig:
+	$(Q)$(MAKE) --no-print-directory ARCH=arm defconfig
+
+test_defconfig:
+	$(Q)$(KPYTHON) tools/kconfig.py defconfig $(BUILD) $(TEST_CONFIG)
+	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
+
 olddefconfig:
 	$(Q)$(KPYTHON) tools/kconfig.py olddefconfig $(BUILD)
 	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
@@ -74,7 +100,7 @@ menuconfig:
 	$(Q)$(KPYTHON) tools/kconfig.py menuconfig $(BUILD)
 	$(Q)$(KPYTHON) tools/kconfig.py genconfig $(BUILD)
 
-ifeq ($(filter defconfig olddefconfig menuconfig clean setup help,$(MAKECMDGOALS)),)
+ifeq ($(filter %defconfig menuconfig clean setup help,$(MAKECMDGOALS)),)
 -include $(CONFIG)
 endif
 
@@ -96,19 +122,25 @@ KLDFLAGS := -nostdlib -nostartfiles -Wl,--build-id=none \
 	-Wl,-T,linker/$(ARCH).ld $(ARCH_LDFLAGS)
 
 # Every source of directory $(1) as objects relative to it: the .S and
-# .c files except the self-tests (*_test.c), which test-objs lists,
-# and the modules (*_mod.c, see "modules" below).
+# .c files except the self-tests (*_test.c), which test-objs lists.
 src-objs = $(patsubst $(1)/%,%,$(patsubst %.c,%.o,$(filter-out \
-	%_test.c %_mod.c,$(wildcard $(1)/*.c))) $(patsubst %.S,%.o,$(wildcard $(1)/*.S)))
+	%_test.c,$(wildcard $(1)/*.c))) $(patsubst %.S,%.o,$(wildcard $(1)/*.S)))
 test-objs = $(patsubst $(1)/%.c,%.o,$(wildcard $(1)/*_test.c))
 
+# A directory's build.mk lists kernel objects in obj-y and modules in
+# mod-y (samples/build.mk): each mod-y NAME.o is built from NAME.c into
+# the module NAME.ko (see "modules" below).
 KOBJS :=
-KDIRS := boot/$(ARCH) arch/$(ARCH) kernel mm mm/kmemleak lib
+MOD_SRCS :=
+KDIRS := boot/$(ARCH) arch/$(ARCH) kernel kernel/debug mm mm/debug \
+	mm/kmemleak lib samples
 
 define add_dir
 obj-y :=
+mod-y :=
 include $(1)/build.mk
 KOBJS += $$(addprefix $(BUILD)/$(1)/,$$(obj-y))
+MOD_SRCS += $$(addprefix $(1)/,$$(mod-y:.o=.c))
 endef
 $(foreach d,$(KDIRS),$(eval $(call add_dir,$(d))))
 
@@ -125,9 +157,11 @@ KALLSYMS_DIR := $(BUILD)/kallsyms
 KALLSYMS_AS = $(CC) $(filter-out -MMD -MP,$(KASFLAGS)) -c {src} -o {out}
 KALLSYMS_LD = $(CC) $(KCFLAGS) $(KLDFLAGS) -o {out} $(KOBJS) {table} -lgcc
 
-# $(AUTOCONF): a changed configuration may drop objects from the link.
-$(KERNEL): $(KOBJS) $(AUTOCONF) linker/$(ARCH).ld linker/sections.ld \
-		tools/kallsyms.py
+# $(AUTOCONF), $(BUILD_MKS): a changed configuration or object list may
+# drop objects from the link.
+BUILD_MKS := $(addsuffix /build.mk,$(KDIRS))
+$(KERNEL): $(KOBJS) $(AUTOCONF) $(BUILD_MKS) linker/$(ARCH).ld \
+		linker/sections.ld tools/kallsyms.py
 	@echo "  LD      $@"
 	$(Q)$(KPYTHON) tools/kallsyms.py link --nm '$(NM)' --dir $(KALLSYMS_DIR) \
 		--assemble '$(KALLSYMS_AS)' --link '$(KALLSYMS_LD)' --out $@
@@ -145,17 +179,18 @@ $(BUILD)/%.o: %.S $(AUTOCONF)
 -include $(KOBJS:.o=.d)
 
 # ---------------------------------------------------------------- modules
-# Each <dir>/NAME_mod.c of the kernel's directories is the module
-# NAME.ko (docs/modules.md): compiled with -DMODULE, linked with -r into
-# $(BUILD)/modules/, and all of them packed into the boot archive
-# $(INITRD), a newc cpio that tools/run and the ISO pass to the kernel.
+# Each source in a directory's mod-y (samples/modules/NAME.c with
+# CONFIG_SAMPLE_MODULES) is the module NAME.ko (docs/modules.md):
+# compiled with -DMODULE, linked with -r into $(BUILD)/modules/, and all
+# of them packed into the boot archive $(INITRD), a newc cpio that
+# tools/run and the ISO pass to the kernel (empty without modules).
 LD := $(CROSS_COMPILE)ld
-MOD_SRCS := $(foreach d,$(KDIRS),$(wildcard $(d)/*_mod.c))
-mod-name = $(patsubst %_mod.c,%,$(notdir $(1)))
+mod-name = $(basename $(notdir $(1)))
 MODULES := $(foreach s,$(MOD_SRCS),$(BUILD)/modules/$(call mod-name,$(s)).ko)
+MOD_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(MOD_SRCS))
 INITRD := $(BUILD)/initrd.cpio
 
-$(BUILD)/%_mod.o: %_mod.c $(AUTOCONF)
+$(MOD_OBJS): $(BUILD)/%.o: %.c $(AUTOCONF)
 	@echo "  CC [M]  $@"
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(KCFLAGS) -DMODULE -DKBUILD_MODNAME='"$(notdir $*)"' -c $< -o $@
@@ -168,7 +203,8 @@ $(BUILD)/modules/$(call mod-name,$(1)).ko: $(BUILD)/$(1:.c=.o)
 endef
 $(foreach s,$(MOD_SRCS),$(eval $(call module_rule,$(s))))
 
-$(INITRD): $(MODULES) tools/mkcpio
+# $(AUTOCONF), $(BUILD_MKS): as for the kernel, modules may be dropped.
+$(INITRD): $(MODULES) $(AUTOCONF) $(BUILD_MKS) tools/mkcpio
 	@echo "  CPIO    $@"
 	$(Q)$(KPYTHON) tools/mkcpio -o $@ --dir modules $(MODULES)
 
@@ -329,7 +365,9 @@ $(PEERS)/plain: tests/bench/peers/malloc.c $(PEER_DEPS)
 	$(Q)$(HOST_CC) $(PEER_CFLAGS) $< -o $@
 
 bench: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel
+	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS) $(PEER_BINS)
 	$(Q)for p in $(PEER_TOOLS); do \
@@ -365,9 +403,12 @@ SERIAL_TESTS := tests/boot/smp.t tests/boot/memleak_smp.t
 # Checks of the tree itself: the Makefile's help, the README.
 TOOL_TESTS := $(sort $(wildcard tests/tools/*.t))
 
-# Both kernels, the ISO and the host tests first, then one prove run.
+# Both kernels (test images, configs/test.config), the ISO and the host
+# tests first, then one prove run.
 test: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
+	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory host-tests fuzz
 	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' -j2 --timer \
@@ -377,7 +418,9 @@ test: check-tools
 
 # The QEMU tests alone (tests/boot/), on both kernels and the ISO.
 boot-tests: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
+	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)prove --exec '' -j2 --timer \
 		$(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) $(TOOL_TESTS)
@@ -389,7 +432,9 @@ boot-tests: check-tools
 STRESS_OPS ?= 1000000
 .PHONY: stress
 stress: check-tools
+	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel
+	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)STRESS_OPS=$(STRESS_OPS) STRESS_ONLY=1 prove --exec '' -v \
 		tests/boot/memleak_smp.t

@@ -1,3 +1,5 @@
-# Objects of kernel/: every source file; self-tests only with CONFIG_KTEST.
-obj-y += $(call src-objs,kernel)
-obj-$(CONFIG_KTEST) += $(call test-objs,kernel)
+# Objects of kernel/: every source file; the self-tests and their runner
+# (ktest.c, the 'selftest' command) only with CONFIG_KTEST. Its debug
+# commands are kernel/debug/ (their own build.mk).
+obj-y += $(filter-out ktest.o,$(call src-objs,kernel))
+obj-$(CONFIG_KTEST) += ktest.o $(call test-objs,kernel)

@@ -20,6 +20,9 @@
  *   ARCH_NAME          "i386", "arm" (the version banner's)
  *   ARCH_ENTRY_FILE    the source of the boot entry code, _start
  *                      ("boot/i386/multiboot.S"); the host has none
+ *   ARCH_ASM_TAIL_CALL(sym)  the assembly text of a branch to sym that
+ *                      does not come back, for top-level __asm__ in
+ *                      generic code (samples/modules/modtest.c)
  */
 
 /* Console UART: polled output and non-blocking input (-1: nothing). */

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 #include <kernel/compiler.h>
+#include <kernel/errno.h>
+#include <kernel/types.h>
 
 /*
  * Variables that hold no pointer the collector may count (page tables:
@@ -19,6 +21,23 @@
  */
 #define __memleak_noscan __section(".bss..noscan")
 #define __memleak_noscan_data __section(".data..noscan")
+
+/*
+ * What one scan cost, for benchmarks (mmbench scan, mm/debug/): the
+ * blocks tracked and bytes read, the suspects found, the scan's cycles
+ * (<kernel/cycles.h>) and its longest window with interrupts off, and
+ * the pause with every other CPU stopped that confirms unreferenced
+ * blocks (zero when there were none).
+ */
+struct memleak_scan_stats {
+	unsigned long blocks;
+	unsigned long bytes_scanned;
+	unsigned long suspects;
+	u64 cycles;
+	u64 irqoff_cycles;
+	u64 pause_cycles;
+	unsigned long pause_bytes;
+};
 
 #ifdef CONFIG_DEBUG_MEMLEAK
 
@@ -113,6 +132,19 @@ unsigned long memleak_nr_free_pages(void);
 /* Gives back the metadata the collector keeps for reuse (slab shrinking). */
 void memleak_shrink(void);
 /*
+ * Gives the allocations still waiting in the per-CPU logs of recent
+ * allocations their blocks, as a scan does first: a benchmark calls it
+ * to count that work with the allocations that caused it.
+ */
+void memleak_flush_pending(void);
+/*
+ * Runs one scan (reporting nothing) and fills *st with its figures.
+ * Returns 0, -EBUSY when another scan runs or the collector is off, or
+ * -ENODEV without the collector. Built only for its one user,
+ * CONFIG_DEBUG_MMBENCH (in mm/debug/memleak_stats.c).
+ */
+int memleak_scan_measured(struct memleak_scan_stats *st);
+/*
  * Adds the aliases of a module's container_of() records at load; remove
  * takes them out at unload (an offset another record set also gave
  * stays). Blocks tracked meanwhile keep the aliases they were given.
@@ -161,6 +193,12 @@ static inline void memleak_scan_range(const void *start, const void *end)
 static inline void memleak_init(void) { }
 #define memleak_nr_free_pages() nr_free_pages()
 static inline void memleak_shrink(void) { }
+static inline void memleak_flush_pending(void) { }
+static inline int memleak_scan_measured(struct memleak_scan_stats *st)
+{
+	(void)st;
+	return -ENODEV;
+}
 
 #endif /* CONFIG_DEBUG_MEMLEAK */
 

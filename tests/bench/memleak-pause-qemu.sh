@@ -1,6 +1,6 @@
 #!/bin/sh
 # The pause of the leak collector's last step in QEMU on both arches, in
-# instructions: 'mmbench scan N 64 LEAKS' (mm/bench.c) scans with N more
+# instructions: 'mmbench scan N 64 LEAKS' (mm/debug/mmbench.c) scans with N more
 # reachable blocks and LEAKS leaked ones, which the scan confirms with
 # every other CPU stopped (mm/kmemleak/scan.c, confirm_white_blocks()).
 # Each row gives the pause against the whole scan of the same heap: the

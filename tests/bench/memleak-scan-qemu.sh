@@ -1,6 +1,6 @@
 #!/bin/sh
 # The leak collector's scan in QEMU on both arches, in instructions:
-# 'mmbench scan N SIZE' (mm/bench.c) scans with N more tracked blocks of
+# 'mmbench scan N SIZE' (mm/debug/mmbench.c) scans with N more tracked blocks of
 # SIZE bytes (a chain from a .bss root) and prints the scan's length and
 # its longest IRQ-off window in cycle stamps (<kernel/cycles.h>). Under
 # -icount shift=S an instruction is 2^S ns of virtual time and both

@@ -88,13 +88,13 @@ def check_file_pattern(tap, arch, k):
                "module's 6 are still reported" % (arch, pattern), out)
         k.command("memleak unsuppress " + pattern)
     k.command("memleak suppress nosuch.c")
-    k.command("memleak suppress memleak_test_mod.c")
+    k.command("memleak suppress memleak_test.c")
     out = k.command("memleak")
     tap.ok(total(out) == 12 and suppressed(out) == (0, 0),
-           "%s: nosuch.c and memleak_test_mod.c (a module's file) hide "
+           "%s: nosuch.c and memleak_test.c (a module's file) hide "
            "nothing" % arch, out)
     k.command("memleak unsuppress nosuch.c")
-    k.command("memleak unsuppress memleak_test_mod.c")
+    k.command("memleak unsuppress memleak_test.c")
     k.command("rmmod memleak_test")
     k.command("leaktest clean")
     k.command("memleak clear")

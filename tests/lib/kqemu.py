@@ -30,11 +30,12 @@ def make(*args, timeout=900):
 
 
 def build_variant(arch, build_dir, options, target="kernel"):
-    """defconfig in build_dir with options ({"DEBUG_MEMLEAK": "n",
-    "NAME": "16", ...}) changed, then make target there. Returns the last
-    make's CompletedProcess (returncode, stdout with the log)."""
+    """The test image's configuration (test_defconfig) in build_dir with
+    options ({"DEBUG_MEMLEAK": "n", "NAME": "16", ...}) changed, then make
+    target there. Returns the last make's CompletedProcess (returncode,
+    stdout with the log)."""
     cfg = ["ARCH=" + arch, "BUILD=" + build_dir]
-    p = make(*cfg, "defconfig")
+    p = make(*cfg, "test_defconfig")
     if p.returncode:
         return p
     config = os.path.join(ROOT, build_dir, ".config")

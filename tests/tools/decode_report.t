@@ -10,7 +10,7 @@ lt_kmalloc's frame is its kzalloc() call, the six setup_orphans frames
 are its six calls, the cache orphans show lt_cache_alloc's
 kmem_cache_zalloc() call (inlined or as a frame of its own), and the
 module's six orphans are the six allocation lines of memleak_test_init
-in mm/kmemleak/memleak_test_mod.c, and after rmmod the ten list
+in samples/modules/memleak_test.c, and after rmmod the ten list
 elements add its element kmalloc() line. Every other line, and odd bytes
 added to the log, must come out byte for byte; a missing .ko or ELF is
 an error with exit status 2 and no traceback.
@@ -153,7 +153,7 @@ def check_kernel_frames(tap, arch, frames, text):
 def check_module_frames(tap, arch, loaded, removed, text):
     """The six orphans while loaded; after rmmod, "(unloaded)", the six
     and the ten list elements."""
-    path = "mm/kmemleak/memleak_test_mod.c"
+    path = "samples/modules/memleak_test.c"
     header = "static int __init memleak_test_init("
     want = []
     for needle in ("kmalloc(32,", "kmem_cache_alloc(test_cache,",

@@ -2,14 +2,15 @@
 # and one measured boot under GDB (tests/bench/qemu-mm.py single-steps
 # every measured pair, so the counts are exact instructions).
 
-# build_variant ARCH NAME SED_EXPRESSIONS...: build/ARCH-NAME, the
-# default configuration edited by the sed expressions (made anew each
-# time, so that a changed default reaches the variant too).
+# build_variant ARCH NAME SED_EXPRESSIONS...: build/ARCH-NAME, the test
+# image's configuration (test_defconfig: mmbench is a debug command)
+# edited by the sed expressions (made anew each time, so that a changed
+# default reaches the variant too).
 build_variant() {
 	arch=$1 dir=build/$1-$2
 	shift 2
 	{
-		make -s --no-print-directory ARCH="$arch" BUILD="$dir" defconfig &&
+		make -s --no-print-directory ARCH="$arch" BUILD="$dir" test_defconfig &&
 		for expr in "$@"; do sed -i -e "$expr" "$dir/.config"; done &&
 		make -s --no-print-directory ARCH="$arch" BUILD="$dir" olddefconfig
 	} >/dev/null 2>&1

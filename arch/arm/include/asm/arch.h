@@ -6,6 +6,8 @@
 
 #define ARCH_NAME "arm"
 #define ARCH_ENTRY_FILE "boot/arm/start.S"
+/* A plain B: R_ARM_JUMP24, which a module may need a veneer for. */
+#define ARCH_ASM_TAIL_CALL(sym) "b " sym
 
 #define PSR_I_BIT (1u << 7)
 

@@ -7,6 +7,8 @@
 
 #define ARCH_NAME "i386"
 #define ARCH_ENTRY_FILE "boot/i386/multiboot.S"
+/* Through the PLT notation, so a module gets R_386_PLT32 for it. */
+#define ARCH_ASM_TAIL_CALL(sym) "jmp " sym "@PLT"
 
 #define EFLAGS_IF (1u << 9)
 

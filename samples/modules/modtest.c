@@ -1,12 +1,15 @@
 /*
- * modtest.ko: the loader's own test module (tests/boot/modules.t). Its
- * init checks that every kind of relocation our compilers emit was
- * applied (calls into the kernel and across sections, absolute and
- * PC-relative words, MOVW/MOVT pairs, and on ARM a B and a BL that need
- * a veneer to reach the kernel), prints its parameters, and returns
- * init_error so that a failing init can be tested. It exports
- * modtest_add() for modtest_user.ko, which makes it "in use".
+ * modtest.ko: the loader's own test module (tests/boot/modules.t), and
+ * the sample of a module with parameters and exports. Its init checks
+ * that every kind of relocation our compilers emit was applied (calls
+ * into the kernel and across sections, absolute and PC-relative words,
+ * MOVW/MOVT pairs, and on ARM a B and a BL that need a veneer to reach
+ * the kernel), prints its parameters, and returns init_error so that a
+ * failing init can be tested. It exports modtest_add() for
+ * modtest_user.ko, which makes it "in use". No locking: the loader runs
+ * init and exit one module at a time.
  */
+#include <kernel/arch.h>
 #include <kernel/errno.h>
 #include <kernel/module.h>
 #include <kernel/printk.h>
@@ -42,39 +45,27 @@ static int (*const volatile fn_table[])(int) = { twice };
 
 /*
  * Hand-written branches and words, for relocations C code does not
- * make here: a tail branch (ARM B: R_ARM_JUMP24; i386 jmp via the PLT
- * notation: R_386_PLT32) to a kernel function, out of a BL's reach on
- * ARM, and a PC-relative word (R_ARM_REL32, R_386_PC32 in data).
+ * make here: a tail branch to a kernel function, out of a BL's reach on
+ * ARM (R_ARM_JUMP24; i386: R_386_PLT32), and a PC-relative word
+ * (R_ARM_REL32, R_386_PC32 in data). The one instruction that differs
+ * comes from the arch (ARCH_ASM_TAIL_CALL, <kernel/arch.h>), so this
+ * sample stays generic; '%function', .4byte and .balign mean the same
+ * to the assembler of both arches.
  */
 size_t modtest_tail_strlen(const char *s);
 extern const s32 modtest_rel_word;
-#if defined(__arm__)
 __asm__(".text\n"
 	".global modtest_tail_strlen\n"
 	".type modtest_tail_strlen, %function\n"
 	"modtest_tail_strlen:\n"
-	"	b strlen\n"
+	"	" ARCH_ASM_TAIL_CALL("strlen") "\n"
 	".size modtest_tail_strlen, . - modtest_tail_strlen\n"
 	".section .rodata\n"
 	".global modtest_rel_word\n"
-	".align 2\n"
+	".balign 4\n"
 	"modtest_rel_word:\n"
-	"	.word twice - .\n"
+	"	.4byte twice - .\n"
 	".text\n");
-#elif defined(__i386__)
-__asm__(".text\n"
-	".global modtest_tail_strlen\n"
-	".type modtest_tail_strlen, @function\n"
-	"modtest_tail_strlen:\n"
-	"	jmp strlen@PLT\n"
-	".size modtest_tail_strlen, . - modtest_tail_strlen\n"
-	".section .rodata\n"
-	".global modtest_rel_word\n"
-	".align 4\n"
-	"modtest_rel_word:\n"
-	"	.long twice - .\n"
-	".text\n");
-#endif
 
 /* One line per check; returns how many failed. */
 static int __init check(const char *what, bool ok)

@@ -1,6 +1,9 @@
 /*
- * The 'crash' command: takes the exception and panic paths on purpose,
- * also on another CPU, to see the report and the other CPUs stopped.
+ * The 'crash' debug command (CONFIG_DEBUG_CRASH): takes the exception
+ * and panic paths on purpose, also on another CPU, to see the report
+ * and the other CPUs stopped (tests/boot/exceptions.t, smp.t). Public
+ * interfaces only (panic(), smp_call_function_single()); no state, so
+ * no locking.
  */
 #include <kernel/printk.h>
 #include <kernel/shell.h>

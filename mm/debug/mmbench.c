@@ -1,26 +1,28 @@
 /*
- * 'mmbench': one allocation+free pair of each kind between two marker
- * functions, so that a debugger can count the instructions in between
- * (tests/bench/qemu-mm.sh single-steps them with GDB: exact counts on a
- * machine with no timer). Every pair is warmed up first, so the count
- * is the common path: the per-CPU array hit, the buddy free list hit
- * (and, with the leak collector, the allocation context of the pair
- * before, except for 'kmalloc-newctx').
+ * The 'mmbench' debug command (CONFIG_DEBUG_MMBENCH): one allocation +
+ * free pair of each kind between two marker functions, so that a
+ * debugger can count the instructions in between (tests/bench/qemu-mm.sh
+ * single-steps them with GDB: exact counts on a machine with no timer).
+ * Every pair is warmed up first, so the count is the common path: the
+ * per-CPU array hit, the buddy free list hit (and, with the leak
+ * collector, the allocation context of the pair before, except for
+ * 'kmalloc-newctx').
  *
  * 'mmbench scan N [SIZE]' (with the leak collector): one scan with N
  * more tracked blocks of SIZE bytes (64 by default), timed in cycle
  * stamps (<kernel/cycles.h>), which tests/bench/memleak-scan-qemu.sh
  * turns into instructions under QEMU's -icount.
+ *
+ * Public interfaces only (the collector's through <kernel/memleak.h>).
+ * The shell runs one command at a time, so the state here needs no lock.
  */
+#include <kernel/cycles.h>
+#include <kernel/memleak.h>
 #include <kernel/mm.h>
 #include <kernel/slab.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
-#ifdef CONFIG_DEBUG_MEMLEAK
-#include <kernel/cycles.h>
-#include "kmemleak/internal.h"
-#endif
 
 #define WARMUP 64
 
@@ -129,9 +131,7 @@ static void measure_long_lived(unsigned long size)
 		}
 		for (int i = 0; i < BATCH; i++)
 			p[i] = kmalloc(size, GFP_KERNEL);
-#ifdef CONFIG_DEBUG_MEMLEAK
 		memleak_flush_pending();
-#endif
 		for (int i = 0; i < BATCH; i++)
 			kfree(p[i]);
 	}
@@ -158,7 +158,6 @@ static void measure_new_context(unsigned long size)
 	mmbench_kind = NULL;
 }
 
-#ifdef CONFIG_DEBUG_MEMLEAK
 #define SCAN_BLOCK_SIZE 64
 #define SCAN_MAX_BLOCKS 1000000
 #define SCAN_MAX_SIZE 4096
@@ -230,6 +229,7 @@ static void free_leaks(void)
 static int bench_scan(const char *count, const char *bytes, const char *leaks)
 {
 	unsigned long n, size = SCAN_BLOCK_SIZE, nleaks = 0;
+	struct memleak_scan_stats st;
 	int err;
 
 	if (leaks && (kstrtoul(leaks, 10, &nleaks) || nleaks > SCAN_MAX_LEAKS)) {
@@ -255,33 +255,24 @@ static int bench_scan(const char *count, const char *bytes, const char *leaks)
 		free_leaks();
 		return 1;
 	}
-	memleak.pause_cycles = memleak.pause_bytes = 0;
-	err = memleak_scan();
+	err = memleak_scan_measured(&st);
 	if (!err)
 		printk("mmbench scan: added %lu size %lu tracked %lu bytes %lu "
 		       "cycles %llu irqoff %llu hz %llu suspects %lu leaks %lu "
-		       "pause %llu pausebytes %lu\n", n, size,
-		       memleak.nr_blocks,
-		       memleak.bytes_scanned,
-		       (unsigned long long)memleak.scan_cycles,
-		       (unsigned long long)memleak.scan_irqoff_cycles,
-		       (unsigned long long)arch_cycles_hz(), memleak.nr_suspects,
-		       nleaks, (unsigned long long)memleak.pause_cycles,
-		       memleak.pause_bytes);
+		       "pause %llu pausebytes %lu\n", n, size, st.blocks,
+		       st.bytes_scanned, (unsigned long long)st.cycles,
+		       (unsigned long long)st.irqoff_cycles,
+		       (unsigned long long)arch_cycles_hz(), st.suspects,
+		       nleaks, (unsigned long long)st.pause_cycles,
+		       st.pause_bytes);
+	else if (err == -ENODEV)
+		printk("mmbench scan: the leak collector is not configured in\n");
 	else
 		printk("mmbench scan: the collector is busy or disabled\n");
 	free_chain();
 	free_leaks();
 	return err ? 1 : 0;
 }
-#else
-static int bench_scan(const char *count, const char *bytes, const char *leaks)
-{
-	(void)count, (void)bytes, (void)leaks;
-	printk("mmbench scan: the leak collector is not configured in\n");
-	return 1;
-}
-#endif
 
 static int cmd_mmbench(int argc, char **argv)
 {
