@@ -75,8 +75,21 @@ void module_free_ksyms(const struct module *mod, struct module_ksyms *k);
 /* module_params.c */
 int module_set_params(struct load_info *info, int argc, char **argv);
 
-/* module_memleak.c */
+/* module_memleak.c: built with the collector only. */
+#ifdef CONFIG_DEBUG_MEMLEAK
 int module_memleak_register(struct load_info *info);
 void module_memleak_unregister(struct module *mod);
+#else
+static inline int module_memleak_register(struct load_info *info)
+{
+	(void)info;
+	return 0;
+}
+
+static inline void module_memleak_unregister(struct module *mod)
+{
+	(void)mod;
+}
+#endif
 
 #endif
