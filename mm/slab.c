@@ -620,7 +620,7 @@ __alloc_entry void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 	 * here, so that the backtrace starts at the caller.
 	 */
 	if (!(c->flags & SLAB_NOLEAKTRACE))
-		memleak_alloc(obj, c->object_size, 1);
+		memleak_alloc_typed(obj, c->object_size, 1, c->memleak_type);
 	return obj;
 }
 EXPORT_SYMBOL(kmem_cache_alloc);
@@ -717,6 +717,19 @@ bool slab_object_live(struct kmem_cache *c, struct page *page,
 		return false;
 	return !looks_free(c, o) ||
 	       !(in_arrays(c, o) || in_slab_freelist(c, head, o));
+}
+
+bool slab_object_looks_free(const void *addr)
+{
+	struct kmem_cache *c;
+
+	if (!virt_addr_valid(addr))
+		return false;
+	c = slab_cache_of(virt_to_page(addr));
+	if (!c || (c->flags & SLAB_NOLEAKTRACE) ||
+	    !is_object_start(c, addr))
+		return false;
+	return looks_free(c, (void *)addr);
 }
 
 struct kmem_cache *slab_cache_of(struct page *page)
@@ -853,6 +866,20 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 	return c;
 }
 EXPORT_SYMBOL(kmem_cache_create);
+
+struct kmem_cache *kmem_cache_create_typed(const char *name, size_t size,
+					   size_t align, unsigned long flags,
+					   void (*ctor)(void *),
+					   const struct memleak_type *type)
+{
+	struct kmem_cache *c = kmem_cache_create(name, size, align, flags,
+						 ctor);
+
+	if (c)
+		c->memleak_type = type;
+	return c;
+}
+EXPORT_SYMBOL(kmem_cache_create_typed);
 
 /*
  * The caller promises nobody uses the cache any more, on any CPU, so

@@ -81,7 +81,7 @@ static void __init replay_op(const struct early_op *op)
 		memcpy(key.entries, op->entries, sizeof(key.entries));
 		memleak_create_block(op->ptr, op->size, op->min_count,
 				     memleak_intern_trace(&key), jiffies,
-				     smp_processor_id());
+				     smp_processor_id(), NULL);
 		break;
 	case MEMLEAK_OP_FREE:
 		memleak_delete_block(op->ptr);

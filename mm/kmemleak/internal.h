@@ -6,6 +6,7 @@
  *   index.c       address -> block (page -> slab slot array, or tree)
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
+ *   types.c       typed blocks: precise scanning, pointer type checks
  *   early.c       the buffer of operations before memleak_init()
  *   annotations.c memleak_padding(), _not_leak(), _ignore(), _scan_area()
  *   suppress.c    patterns that leave known leaks out; not-leak/ignore ADDR
@@ -26,6 +27,7 @@
 #include <kernel/list.h>
 #include <kernel/mm.h>
 #include <kernel/memleak.h>
+#include <kernel/memleak_type.h>
 #include <kernel/spinlock.h>
 #include <kernel/types.h>
 #include "suppress_pattern.h"
@@ -120,6 +122,7 @@ struct memleak_block {
 	s16 count;		/* references found by the running scan */
 	u16 flags;
 	u8 cpu;
+	u8 type;		/* memleak_type_id(); 0: untyped (types.c) */
 };
 
 static inline bool block_is_black(const struct memleak_block *b)
@@ -189,6 +192,10 @@ struct memleak_state {
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
 	unsigned long bytes_scanned;
+	/* of those, in typed blocks' pointer fields; skipped: their data */
+	unsigned long bytes_precise, bytes_skipped;
+	bool typed;		/* typed blocks are scanned by their types */
+	unsigned long nr_type_findings;
 	unsigned long nr_suspects;
 	unsigned long nr_new;
 	/* white and confirmed, but younger than min_age: not reported yet */
@@ -255,6 +262,32 @@ struct memleak_trace *memleak_intern_trace(struct memleak_trace *key);
 unsigned int memleak_allocator_frames(const unsigned long *sites,
 				      unsigned int n);
 
+/*
+ * types.c: typed blocks (<kernel/memleak_type.h>). A block's type is a
+ * byte, the descriptor's place in the "memleak_types" section plus one;
+ * 0 for none, for a descriptor outside it (a module's) and for a block
+ * too small for its type. memleak_block_type() is NULL for an untyped
+ * block, or for any while typed scanning is off ('memleak typed=off').
+ * memleak_scan_typed_block() reads a typed block the way scan.c reads
+ * others (memleak_scan_words()), at its pointer fields only, checking
+ * what they point to during the main pass; false when the block was
+ * freed meanwhile. memleak_lock held for both.
+ */
+u8 memleak_type_id(const struct memleak_type *type, size_t size);
+const struct memleak_type *memleak_block_type(const struct memleak_block *b);
+bool memleak_scan_typed_block(struct memleak_block *b,
+			      const struct memleak_type *type,
+			      unsigned long *flags);
+/*
+ * Type findings: forgotten at the start of each scan; confirmed (or
+ * dropped) at its end, no lock held, the logs flushed; printed by
+ * 'memleak' after the leaks. memleak_print_type_findings() returns how
+ * many it printed.
+ */
+void memleak_types_new_scan(void);
+void memleak_types_confirm(void);
+unsigned long memleak_print_type_findings(void);
+
 /* aliases.c: the set for blocks of size bytes (NULL: none). */
 extern const struct memleak_offset __memleak_offsets_start[];
 extern const struct memleak_offset __memleak_offsets_end[];
@@ -284,7 +317,7 @@ void memleak_annotate(enum memleak_op op, unsigned long ptr,
  */
 void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long jiffies,
-			  unsigned int cpu);
+			  unsigned int cpu, const struct memleak_type *type);
 void memleak_delete_block(unsigned long start);
 /* The same without the warning: false when no block starts there. */
 bool memleak_try_delete_block(unsigned long start);
@@ -383,6 +416,14 @@ int memleak_add_suppression(const char *pattern);
 
 /* scan.c */
 int memleak_scan(void);
+/*
+ * Counts the references in [start, end) (word-aligned inward), within
+ * the IRQ-off window's budget, memleak_lock held; with owner given,
+ * false as soon as owner has been freed (the lock is dropped between
+ * windows). For types.c's typed blocks.
+ */
+bool memleak_scan_words(unsigned long start, unsigned long end,
+			struct memleak_block *owner, unsigned long *flags);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
 /*

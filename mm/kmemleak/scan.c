@@ -259,6 +259,19 @@ static bool scan_range_locked(unsigned long start, unsigned long end,
 	return true;
 }
 
+static void scan_words_confirming(unsigned long start, unsigned long end);
+
+/* With the world stopped (step 5) there is no window to reopen. */
+bool memleak_scan_words(unsigned long start, unsigned long end,
+			struct memleak_block *owner, unsigned long *flags)
+{
+	if (memleak.confirming) {
+		scan_words_confirming(start, end);
+		return true;
+	}
+	return scan_range_locked(start, end, owner, flags);
+}
+
 /*
  * While memleak_walk_roots() runs, the roots' ranges go to its visitor
  * instead of being scanned; only the holder of the scan claim sets it.
@@ -285,11 +298,19 @@ void memleak_scan_range(const void *start, const void *end)
 	scan_unlock(flags);
 }
 
-/* A gray block's scan areas, or all of it; memleak_lock held. */
+/*
+ * A gray block's scan areas, its pointer fields (a typed block:
+ * types.c), or all of it; memleak_lock held.
+ */
 static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 {
+	const struct memleak_type *type = memleak_block_type(b);
 	struct memleak_scan_area *area;
 
+	if (!b->areas && type) {
+		memleak_scan_typed_block(b, type, flags);
+		return;
+	}
 	if (!b->areas) {
 		scan_range_locked(b->start, b->start + b->size, b, flags);
 		return;
@@ -570,12 +591,18 @@ static void scan_words_confirming(unsigned long start, unsigned long end)
  */
 static void scan_if_not_white(struct memleak_block *b, void *ctx)
 {
+	const struct memleak_type *type = memleak_block_type(b);
 	struct memleak_scan_area *area;
 
 	(void)ctx;
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
+	if (!b->areas && type) {
+		/* Precise here too: no integer field may rescue a block. */
+		memleak_scan_typed_block(b, type, NULL);
+		return;
+	}
 	if (!b->areas) {
 		scan_words_confirming(b->start, b->start + b->size);
 		return;
@@ -792,6 +819,9 @@ int memleak_scan(void)
 	memleak_stack_floor = (unsigned long)__builtin_frame_address(0);
 	memleak.bytes_scanned = 0;
 	memleak.scan_irqoff_cycles = 0;
+	scan_lock(&flags);
+	memleak_types_new_scan();
+	scan_unlock(flags);
 	reset_colors();
 	scan_roots();
 	drain_gray_list();
@@ -805,5 +835,6 @@ int memleak_scan(void)
 	memleak_queue_empty(&gray);
 	memleak_unpin();
 	scan_unlock(flags);
+	memleak_types_confirm();
 	return 0;
 }
