@@ -274,6 +274,13 @@ unsigned int memleak_allocator_frames(const unsigned long *sites,
  * freed meanwhile. memleak_lock held for both.
  */
 u8 memleak_type_id(const struct memleak_type *type, size_t size);
+/*
+ * Whether the scan reads the word at offset in b: false in a typed
+ * block's data fields and padding. What explains or classifies the
+ * scan's verdicts reads blocks the same way (classify.c, explain.c,
+ * graph.c).
+ */
+bool memleak_reads_word(const struct memleak_block *b, unsigned long offset);
 const struct memleak_type *memleak_block_type(const struct memleak_block *b);
 bool memleak_scan_typed_block(struct memleak_block *b,
 			      const struct memleak_type *type,

@@ -55,6 +55,21 @@ const struct memleak_type *memleak_block_type(const struct memleak_block *b)
 	return &__start_memleak_types[b->type - 1];
 }
 
+bool memleak_reads_word(const struct memleak_block *b, unsigned long offset)
+{
+	const struct memleak_type *type = memleak_block_type(b);
+
+	if (!type || offset >= type->size)
+		return true;
+	for (unsigned int i = 0; i < type->nr_fields; i++) {
+		const struct memleak_field *f = &type->fields[i];
+
+		if (offset - f->offset < f->size)
+			return f->kind != MEMLEAK_FIELD_DATA;
+	}
+	return false;	/* padding between fields */
+}
+
 /* ------------------------------------------------------------------ */
 /* Findings                                                            */
 

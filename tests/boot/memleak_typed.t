@@ -121,6 +121,11 @@ def check_hidden(tap, arch, k):
            findings(out) == 0,
            "%s: precise: the leak kept only in an integer field is reported" % arch,
            setup + out)
+    owner = [a for a, _ in KEEPS.findall(setup)]
+    out = k.command("memleak refs %s" % (leaked[0][0] if leaked else "0"))
+    tap.ok("0 pointers into block" in out and "direct leak" in out,
+           "%s: memleak refs reads the typed owner as the scan does: no pointer" % arch,
+           out)
     m = STATS.search(k.command("memleak stats"))
     tap.ok(m and int(m.group(2)) > 0 and int(m.group(4)) > 0 and m.group(5) == "on" and
            int(m.group(1)) == int(m.group(2)) + int(m.group(3)),
@@ -131,6 +136,10 @@ def check_hidden(tap, arch, k):
     out = k.command("memleak")
     tap.ok(total(out) == 0 and not REPORT.search(out),
            "%s: conservative: the integer hides the leak" % arch, out)
+    out = k.command("memleak refs %s" % (leaked[0][0] if leaked else "0"))
+    tap.ok("1 pointer into block" in out and owner and
+           "block %s (size 20)+0x4: %s, start" % (owner[0], leaked[0][0]) in out,
+           "%s: ... and refs names the owner's integer field when off" % arch, out)
     m = STATS.search(k.command("memleak stats"))
     tap.ok(m and m.group(2) == "0" and m.group(5) == "off",
            "%s: nothing scanned precisely when off" % arch, m and m.group(0))
