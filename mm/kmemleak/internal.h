@@ -355,6 +355,12 @@ unsigned long memleak_index_pages(void);
 void memleak_index_shrink(void);
 struct memleak_block *memleak_index_find(unsigned long addr);
 /*
+ * For the pointer checks (types.c): the start and type id of the block
+ * holding addr, read from the index alone for slab objects; false when
+ * no block holds it. See index.c for what it may get wrong.
+ */
+bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
+/*
  * For the scan (see struct slab_slots): the block at addr unless it is
  * marked (already found gray or black). When addr is the start of a
  * simple block (one reference turns it gray), the index marks it and

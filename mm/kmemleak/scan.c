@@ -324,18 +324,22 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 }
 
 /*
- * The metadata of a block a few places ahead in the queue, and its
- * memory, are fetched while the block before it is read: the gray queue
- * is in the order blocks were found, which on a real heap is random.
+ * The gray queue is in the order blocks were found, which on a real heap
+ * is random: every block's metadata and memory are cache misses. They
+ * are fetched ahead in two stages, so that neither waits for the other:
+ * the metadata of the block 2 * PREFETCH_AHEAD places ahead, and the
+ * memory of the one PREFETCH_AHEAD places ahead, whose metadata (its
+ * start) was fetched that many blocks ago.
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_block *next = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+	struct memleak_block *far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
+	struct memleak_block *near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
-	if (next) {
-		__builtin_prefetch(next);
-		__builtin_prefetch((const void *)READ_ONCE(next->start));
-	}
+	if (far)
+		__builtin_prefetch(far);
+	if (near)
+		__builtin_prefetch((const void *)READ_ONCE(near->start));
 }
 
 /* Scans gray blocks until none is left (scanning may add more). */

@@ -48,11 +48,17 @@ u8 memleak_type_id(const struct memleak_type *type, size_t size)
 	return i < MAX_TYPES ? (u8)(i + 1) : 0;
 }
 
+/* The descriptor of a type id; NULL for none, or while typed scanning is off. */
+static const struct memleak_type *type_of_id(u8 id)
+{
+	if (!id || !memleak.typed)
+		return NULL;
+	return &__start_memleak_types[id - 1];
+}
+
 const struct memleak_type *memleak_block_type(const struct memleak_block *b)
 {
-	if (!b->type || !memleak.typed)
-		return NULL;
-	return &__start_memleak_types[b->type - 1];
+	return type_of_id(b->type);
 }
 
 bool memleak_reads_word(const struct memleak_block *b, unsigned long offset)
@@ -119,12 +125,25 @@ void memleak_types_new_scan(void)
 	memleak.bytes_precise = memleak.bytes_skipped = 0;
 }
 
+/*
+ * A new finding; the block value points into is looked up here (the
+ * check read the index only), and when there is none after all (value
+ * past the end of a block smaller than its slab object) nothing is
+ * recorded.
+ */
 static void record(enum finding_kind kind, const struct memleak_block *owner,
 		   const struct memleak_type *type,
 		   const struct memleak_field *field, unsigned int word,
-		   unsigned long value, const struct memleak_block *target)
+		   unsigned long value)
 {
+	const struct memleak_block *target = NULL;
 	struct type_finding *f;
+
+	if (kind != FREED) {
+		target = memleak_index_find(value);
+		if (!target)
+			return;
+	}
 
 	for (unsigned int i = 0; i < nr_findings; i++)
 		if (findings[i].owner == owner->start &&
@@ -168,28 +187,27 @@ static bool on_same_list(const struct memleak_type *type, unsigned long off,
 
 /*
  * What is wrong with value, a word of a PTR or LIST field, or -1 when
- * nothing is; *target is the block it points into, if any. A value in
- * no block may point to a free slab object (one freed while it still
+ * nothing is. The block it points into is known from the index alone
+ * (memleak_index_peek()): on a random heap each block read is a cache
+ * miss, and a pointer the scan counts needs no more. A value in no
+ * block may point to a free slab object (one freed while it still
  * waited in a log never grew the blocks' bounds): else it is a global,
  * a stack address, list poison, NULL.
  */
-static int check_value(const struct memleak_field *field, unsigned long value,
-		       struct memleak_block **target)
+static int check_value(const struct memleak_field *field, unsigned long value)
 {
 	const struct memleak_type *type;
-	unsigned long off;
+	unsigned long start, off;
+	u8 id;
 
-	*target = NULL;
 	if (!value)
 		return -1;
-	if (memleak_in_bounds(value))
-		*target = memleak_index_find(value);
-	if (!*target)
+	if (!memleak_in_bounds(value) || !memleak_index_peek(value, &start, &id))
 		return slab_object_looks_free((void *)value) ? FREED : -1;
-	type = memleak_block_type(*target);
+	type = type_of_id(id);
 	if (!type)
 		return -1;	/* an untyped block: nothing is known of it */
-	off = value - (*target)->start;
+	off = value - start;
 	if (field->kind == MEMLEAK_FIELD_PTR) {
 		if (type != field->target)
 			return WRONG_TYPE;
@@ -209,11 +227,10 @@ static void check_field(struct memleak_block *b, const struct memleak_type *type
 	unsigned int n = field->size / sizeof(long);
 
 	for (unsigned int i = 0; i < n; i++) {
-		struct memleak_block *target;
-		int kind = check_value(field, words[i], &target);
+		int kind = check_value(field, words[i]);
 
 		if (kind >= 0)
-			record(kind, b, type, field, i, words[i], target);
+			record(kind, b, type, field, i, words[i]);
 	}
 }
 
@@ -256,15 +273,15 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 static bool still_holds(struct type_finding *f)
 {
 	struct memleak_block *owner = memleak_index_find(f->owner);
-	struct memleak_block *target;
+	struct memleak_block *target = memleak_index_find(f->value);
 	const unsigned long *word;
 
 	if (!owner || owner->start != f->owner ||
 	    memleak_block_type(owner) != f->owner_type)
 		return false;
 	word = (const unsigned long *)(f->owner + f->field->offset) + f->word;
-	if (*word != f->value ||
-	    check_value(f->field, f->value, &target) != (int)f->kind)
+	if (*word != f->value || check_value(f->field, f->value) != (int)f->kind ||
+	    (f->kind != FREED && !target))
 		return false;
 	f->owner_trace = owner->trace;
 	memleak_trace_get(f->owner_trace);
