@@ -79,6 +79,18 @@ static struct spinlock slab_caches_lock = SPINLOCK_INIT;
 /* The cache the struct kmem_cache of every other cache comes from. */
 static struct kmem_cache cache_cache;
 
+/*
+ * What the leak collector reads of a cache (<kernel/memleak_type.h>):
+ * only its place on the list of caches. Its slab lists link pages of
+ * the page array, not blocks; its CPU arrays hold free objects only
+ * (memleak_erase() wipes a copy left above avail); ctor is code.
+ */
+MEMLEAK_TYPE(kmem_cache,
+	     MEMLEAK_DATA_TO(flags, slabs_free),
+	     MEMLEAK_DATA_TO(nr_slabs, free_slabs_kept),
+	     MEMLEAK_LIST(list, kmem_cache, list),
+	     MEMLEAK_DATA_TO(align, cpu));
+
 /* ---------------------------------------------------------- layout */
 
 static unsigned long *free_word(const struct kmem_cache *c, void *obj)
@@ -925,6 +937,7 @@ void __init kmem_cache_init(void)
 	if (setup_cache(&cache_cache, "kmem_cache", sizeof(struct kmem_cache),
 			CACHE_LINE, 0, NULL))
 		panic("slab: cannot set up the cache of caches");
+	cache_cache.memleak_type = MEMLEAK_TYPE_OF(kmem_cache);
 	list_add(&cache_cache.list, &slab_caches);
 }
 

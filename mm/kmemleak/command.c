@@ -179,6 +179,7 @@ static int cmd_stats(int argc, char **argv)
 	       memleak.bytes_scanned, memleak.bytes_precise,
 	       memleak.bytes_scanned - memleak.bytes_precise,
 	       memleak.bytes_skipped, memleak.typed ? "on" : "off");
+	memleak_print_typed_share();
 	printk("suspected:      %lu (%lu new at the last scan)\n",
 	       memleak.nr_suspects, memleak.nr_new);
 	printk("freed after reported: %lu\n", memleak.nr_freed_after_report);

@@ -294,6 +294,8 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 void memleak_types_new_scan(void);
 void memleak_types_confirm(void);
 unsigned long memleak_print_type_findings(void);
+/* For 'memleak stats': how much of the heap is typed. */
+void memleak_print_typed_share(void);
 
 /* aliases.c: the set for blocks of size bytes (NULL: none). */
 extern const struct memleak_offset __memleak_offsets_start[];
@@ -311,7 +313,8 @@ enum memleak_op {
 	MEMLEAK_OP_NOT_LEAK, MEMLEAK_OP_IGNORE, MEMLEAK_OP_SCAN_AREA,
 };
 void memleak_early_log(enum memleak_op op, unsigned long ptr,
-		       unsigned long offset, size_t size, int min_count);
+		       unsigned long offset, size_t size, int min_count,
+		       const struct memleak_type *block_type);
 /* Replays the buffer; returns the operations it held. */
 unsigned int memleak_early_replay(void);
 void memleak_annotate(enum memleak_op op, unsigned long ptr,
@@ -333,7 +336,8 @@ bool memleak_try_delete_block(unsigned long start);
  * the early log; with the collector running on this CPU (its own
  * allocations) or disabled it is dropped.
  */
-void memleak_untracked_alloc(const void *ptr, size_t size, int min_count);
+void memleak_untracked_alloc(const void *ptr, size_t size, int min_count,
+			     const struct memleak_type *type);
 void memleak_untracked_free(const void *ptr);
 
 /*

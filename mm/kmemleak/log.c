@@ -474,8 +474,7 @@ static __always_inline void log_alloc(const void *ptr, size_t size,
 	log = hook_log(&cpu);
 	if (unlikely(!log)) {
 		arch_irq_restore(flags);
-		/* Before memleak_init() blocks are untyped: scanned whole. */
-		memleak_untracked_alloc(ptr, size, min_count);
+		memleak_untracked_alloc(ptr, size, min_count, type);
 		return;
 	}
 	log_lock(log);

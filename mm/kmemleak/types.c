@@ -403,6 +403,41 @@ unsigned long memleak_print_type_findings(void)
 /* ------------------------------------------------------------------ */
 /* Commands                                                            */
 
+/* Live blocks of each type id (0: untyped), from the last census. */
+static unsigned long census_blocks[MAX_TYPES + 1];
+static unsigned long census_bytes[MAX_TYPES + 1];
+
+static void count_block(struct memleak_block *b, void *ctx)
+{
+	(void)ctx;
+	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b))
+		return;
+	census_blocks[b->type]++;
+	census_bytes[b->type] += b->size;
+}
+
+/* Counts the blocks scanned as blocks (not ignored) by type. */
+static void take_census(void)
+{
+	memleak_flush_pending();
+	memset(census_blocks, 0, sizeof(census_blocks));
+	memset(census_bytes, 0, sizeof(census_bytes));
+	memleak_walk_blocks(count_block, NULL);
+}
+
+void memleak_print_typed_share(void)
+{
+	unsigned long n = 0, bytes = 0;
+
+	take_census();
+	for (unsigned int i = 1; i <= MAX_TYPES; i++) {
+		n += census_blocks[i];
+		bytes += census_bytes[i];
+	}
+	printk("typed blocks:   %lu of %lu (%lu of %lu bytes)\n", n,
+	       n + census_blocks[0], bytes, bytes + census_bytes[0]);
+}
+
 /* 'memleak typed on|off': typed blocks scanned by type, or whole. */
 static int cmd_typed(int argc, char **argv)
 {
@@ -431,8 +466,10 @@ static const char *const field_kind_text[] = {
 
 static void print_type(const struct memleak_type *t)
 {
-	printk("%s (%u bytes, type %u):\n", t->name, t->size,
-	       memleak_type_id(t, t->size));
+	u8 id = memleak_type_id(t, t->size);
+
+	printk("%s (%u bytes, type %u): %lu blocks live\n", t->name, t->size,
+	       id, census_blocks[id]);
 	for (unsigned int i = 0; i < t->nr_fields; i++) {
 		const struct memleak_field *f = &t->fields[i];
 
@@ -454,6 +491,7 @@ static int cmd_types(int argc, char **argv)
 	const struct memleak_type *t;
 	unsigned int n = 0;
 
+	take_census();
 	for (t = __start_memleak_types; t < __stop_memleak_types; t++) {
 		if (argc == 2 && strcmp(t->name + strlen("struct "), argv[1]) &&
 		    strcmp(t->name, argv[1]))

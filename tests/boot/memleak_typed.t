@@ -24,7 +24,7 @@ SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\
 FINDINGS = re.compile(r"^memleak: (\d+) pointers? of typed blocks points? where "
                       r"their type forbids$", re.M)
 FINDING = re.compile(r"^memleak: ([a-z ]+): (struct \w+\.[\w.]+) at (0x[0-9a-f]{8}) -> (.*)$", re.M)
-TYPE = re.compile(r"^(struct \w+) \((\d+) bytes, type (\d+)\):$", re.M)
+TYPE = re.compile(r"^(struct \w+) \((\d+) bytes, type (\d+)\): (\d+) blocks live$", re.M)
 FIELD = re.compile(r"^  \+(\d+) +(data|any|ptr|list) +(\w+) +(.*)$", re.M)
 STATS = re.compile(r"^bytes scanned: +(\d+) \(last scan\): (\d+) precisely .*?, "
                    r"(\d+) conservatively; (\d+) bytes of typed blocks' data "
@@ -79,10 +79,24 @@ def types_listed(out):
     return types
 
 
+SHARE = re.compile(r"^typed blocks: +(\d+) of (\d+) \((\d+) of (\d+) bytes\)$", re.M)
+
+
+def check_boot_heap(tap, arch, k):
+    """Every block of the kernel's own at boot is typed: caches, threads."""
+    m = SHARE.search(k.command("memleak stats"))
+    tap.ok(m and int(m.group(1)) == int(m.group(2)) >= 20 and m.group(3) == m.group(4),
+           "%s: at boot the whole heap is typed (%s)" % (arch, m and m.group(0)),
+           m and m.group(0))
+    out = k.command("memleak types thread")
+    m = TYPE.search(out)
+    tap.ok(m and int(m.group(4)) >= 2, "%s: memleak types counts live threads" % arch, out)
+
+
 def check_types(tap, arch, k):
     out = k.command("memleak types")
     types = types_listed(out)
-    want = {"struct thread", "struct vm_struct", "struct module_ghost",
+    want = {"struct thread", "struct vm_struct", "struct module_ghost", "struct kmem_cache",
             "struct lt_typed_owner", "struct lt_typed_item", "struct lt_typed_other"}
     tap.ok(want <= set(types) and "memleak: %d types" % len(types) in out,
            "%s: memleak types lists the kernel's and leaktest's types" % arch, out)
@@ -203,7 +217,7 @@ def check_lists(tap, arch, k):
 def main():
     tap = Tap()
     for arch in ("i386", "arm"):
-        session(tap, arch, [check_types, check_hidden, check_confusion,
+        session(tap, arch, [check_boot_heap, check_types, check_hidden, check_confusion,
                             check_dangling, check_lists], "typed session",
                 poweroff=True)
     return tap.done()
