@@ -19,6 +19,7 @@
  */
 #include <kernel/module.h>
 #include <kernel/kallsyms.h>
+#include <kernel/memleak_type.h>
 #include <kernel/sched.h>
 #include <kernel/slab.h>
 #include <kernel/string.h>
@@ -29,6 +30,12 @@ struct module_ghost {
 	char *strings;
 	char name[MODULE_NAME_MAX];
 };
+
+MEMLEAK_TYPE(module_ghost,
+	     MEMLEAK_ANY(table),
+	     MEMLEAK_ANY(arrays),
+	     MEMLEAK_ANY(strings),
+	     MEMLEAK_DATA(name));
 
 /* Oldest first. */
 static struct module_ghost *ghosts[MODULE_GHOSTS];
@@ -53,7 +60,7 @@ void module_ghost_keep(const char *name, struct module_ksyms *k)
 
 	if (!k->added)
 		return;
-	g = kmalloc(sizeof(*g), GFP_KERNEL);
+	g = kmalloc_obj(module_ghost, GFP_KERNEL);
 	if (!g)
 		return;		/* the names go with the module */
 	if (nr_ghosts == MODULE_GHOSTS)

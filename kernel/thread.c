@@ -16,6 +16,7 @@
 #include <kernel/initcall.h>
 #include <kernel/irq.h>
 #include <kernel/memleak.h>
+#include <kernel/memleak_type.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/sched.h>
@@ -24,6 +25,22 @@
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include "sched_internal.h"
+
+/*
+ * What the leak collector reads of a thread (<kernel/memleak_type.h>):
+ * its saved stack pointer, stack, argument and wait entry may point to
+ * blocks; fn is code; the two list nodes link threads only.
+ */
+MEMLEAK_TYPE(thread,
+	     MEMLEAK_ANY(ctx),
+	     MEMLEAK_DATA_TO(pid, slice),
+	     MEMLEAK_ANY(stack),
+	     MEMLEAK_DATA_TO(stack_size, fn),
+	     MEMLEAK_ANY(arg),
+	     MEMLEAK_DATA_TO(exit_code, switches),
+	     MEMLEAK_LIST(run_node, thread, run_node),
+	     MEMLEAK_LIST(all_node, thread, all_node),
+	     MEMLEAK_ANY(wait));
 
 extern char boot_stack[], boot_stack_top[];
 
@@ -382,8 +399,7 @@ void thread_boot_init(void)
 	boot_thread.wait.thread = &boot_thread;
 	INIT_LIST_HEAD(&boot_thread.wait.node);
 	paint_stack(boot_stack, (void *)ALIGN_DOWN((unsigned long)sp, 4));
-	thread_cache = kmem_cache_create("thread", sizeof(struct thread), 0,
-					 0, NULL);
+	thread_cache = KMEM_CACHE_TYPED(thread, 0);
 	if (!thread_cache || !kthread_run(reaper_main, NULL, "reaper"))
 		panic("no memory for the thread cache and the reaper");
 }

@@ -89,25 +89,42 @@ static void kfree_large(struct page *page)
 	__free_pages(page, order);
 }
 
+/* A kmalloc block the collector is not told of (ZERO_SIZE_PTR for 0). */
+static __always_inline void *kmalloc_untracked(size_t size, unsigned int gfp)
+{
+	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
+		return kmem_cache_alloc_untracked(
+			kmalloc_caches[class_index(size)], gfp);
+	if (size == 0)
+		return ZERO_SIZE_PTR;
+	return kmalloc_large(size, gfp);
+}
+
+/*
+ * Leak collector hooks: every kmalloc block, small or large, with the
+ * size asked for; in the entry points, so that the backtrace starts at
+ * the caller.
+ */
 __alloc_entry void *kmalloc(size_t size, unsigned int gfp)
 {
-	void *p;
+	void *p = kmalloc_untracked(size, gfp);
 
-	if (likely(size - 1 < KMALLOC_MAX_CACHE_SIZE))
-		p = kmem_cache_alloc_untracked(kmalloc_caches[class_index(size)],
-					       gfp);
-	else if (size == 0)
-		return ZERO_SIZE_PTR;
-	else
-		p = kmalloc_large(size, gfp);
-	/*
-	 * Leak collector hook: every kmalloc block, small or large, with the
-	 * size asked for; here, so that the backtrace starts at the caller.
-	 */
-	memleak_alloc(p, size, 1);
+	if (likely(p != ZERO_SIZE_PTR))
+		memleak_alloc(p, size, 1);
 	return p;
 }
 EXPORT_SYMBOL(kmalloc);
+
+__alloc_entry void *kmalloc_typed(size_t size, unsigned int gfp,
+				  const struct memleak_type *type)
+{
+	void *p = kmalloc_untracked(size, gfp);
+
+	if (likely(p != ZERO_SIZE_PTR))
+		memleak_alloc_typed(p, size, 1, type);
+	return p;
+}
+EXPORT_SYMBOL(kmalloc_typed);
 
 __alloc_entry void *kzalloc(size_t size, unsigned int gfp)
 {

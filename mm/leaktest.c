@@ -11,6 +11,7 @@
 #include <kernel/kernel.h>
 #include <kernel/list.h>
 #include <kernel/memleak.h>
+#include <kernel/memleak_type.h>
 #include <kernel/percpu.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
@@ -27,6 +28,8 @@ struct leaktest_block leaktest_blocks[LEAKTEST_MAX_BLOCKS];
 unsigned int leaktest_nr_blocks;
 static bool setup_failed;
 static struct kmem_cache *leaktest_cache;
+/* Objects of struct lt_typed_other: a typed cache nobody else uses. */
+static struct kmem_cache *lt_typed_cache;
 
 /* ------------------------------------------------------------------ */
 /* Allocation helpers that remember what they made                     */
@@ -436,6 +439,176 @@ unsigned int leaktest_percpu_cpu(void)
 	return last;
 }
 
+/*
+ * Typed blocks (<kernel/memleak_type.h>): an owner reached from a
+ * global, holding a typed pointer, an address kept as a number, a list
+ * of typed items linked through a list_head in their middle (found
+ * through container_of(), which records the alias) and a pointer to an
+ * object of a third type.
+ */
+struct lt_typed_item {
+	unsigned long value;
+	struct list_head link;
+};
+
+struct lt_typed_other {
+	unsigned long a, b;
+	void *any;
+};
+
+struct lt_typed_owner {
+	struct lt_typed_item *item;
+	unsigned long cookie;	/* an address as a number: no reference */
+	struct list_head items;
+	struct lt_typed_other *other;
+};
+
+MEMLEAK_DECLARE_TYPE(lt_typed_item);
+MEMLEAK_DECLARE_TYPE(lt_typed_other);
+MEMLEAK_TYPE(lt_typed_owner,
+	     MEMLEAK_PTR(item, lt_typed_item),
+	     MEMLEAK_DATA(cookie),
+	     MEMLEAK_LIST(items, lt_typed_item, link),
+	     MEMLEAK_PTR(other, lt_typed_other));
+MEMLEAK_TYPE(lt_typed_item,
+	     MEMLEAK_DATA(value),
+	     MEMLEAK_LIST(link, lt_typed_item, link));
+MEMLEAK_TYPE(lt_typed_other,
+	     MEMLEAK_DATA_TO(a, b),
+	     MEMLEAK_ANY(any));
+
+static struct lt_typed_owner *lt_typed_root;
+
+static void *lt_typed_record(void *p, size_t size, enum leaktest_kind kind,
+			     bool expected)
+{
+	record(p, size, kind, expected);
+	return p;
+}
+
+#define lt_kmalloc_obj(tag, expected) \
+	((struct tag *)lt_typed_record(kzalloc_obj(tag, GFP_KERNEL), \
+				       sizeof(struct tag), LT_KMALLOC, expected))
+
+static struct lt_typed_owner *lt_typed_owner(void)
+{
+	struct lt_typed_owner *o = lt_kmalloc_obj(lt_typed_owner, false);
+
+	if (o)
+		INIT_LIST_HEAD(&o->items);
+	lt_typed_root = o;
+	return o;
+}
+
+/*
+ * A leaked block whose address sits in the owner's integer field: a
+ * conservative scan takes the number for a pointer and misses the leak,
+ * a precise one reports it ('memleak typed=off' shows the difference).
+ */
+static void setup_typed_hidden(void)
+{
+	struct lt_typed_owner *o = lt_typed_owner();
+
+	if (o)
+		o->cookie = (unsigned long)lt_kmalloc(40, true);
+}
+
+static void unhook_typed(void)
+{
+	lt_typed_root = NULL;
+}
+
+/*
+ * A stale pointer: the owner's 'other' still points to an object freed
+ * since, and the memory now holds a struct lt_typed_item (the slab hands
+ * out the object freed last first): a type mismatch. The item is kept by
+ * the owner's 'item' field too.
+ */
+static void setup_typed_confusion(void)
+{
+	struct lt_typed_owner *o = lt_typed_owner();
+	struct lt_typed_other *other;
+
+	/* One kmalloc size class for both: the item reuses the object. */
+	BUILD_BUG_ON(sizeof(struct lt_typed_other) !=
+		     sizeof(struct lt_typed_item));
+	if (!o)
+		return;
+	preempt_disable();
+	other = kzalloc_obj(lt_typed_other, GFP_KERNEL);
+	o->other = other;
+	kfree(other);
+	o->item = lt_kmalloc_obj(lt_typed_item, false);
+	preempt_enable();
+	if (o->item && (void *)o->item != (void *)o->other) {
+		printk("leaktest: the freed object was not reused\n");
+		setup_failed = true;
+	}
+}
+
+/*
+ * A dangling pointer: the owner's 'other' points to an object of a
+ * typed cache freed since (nothing else allocates from that cache).
+ */
+static void setup_typed_dangling(void)
+{
+	struct lt_typed_owner *o = lt_typed_owner();
+
+	if (!o || !lt_typed_cache) {
+		setup_failed = true;
+		return;
+	}
+	o->other = kmem_cache_zalloc(lt_typed_cache, GFP_KERNEL);
+	kmem_cache_free(lt_typed_cache, o->other);
+}
+
+static void unhook_typed_dangling(void)
+{
+	if (lt_typed_root)
+		lt_typed_root->other = NULL;
+	unhook_typed();
+}
+
+/*
+ * A list of typed items on the owner's list head, linked through a
+ * list_head at offset sizeof(long): nothing leaks, every link is where
+ * its type says. With 'orphaned', the owner is dropped: it is a direct
+ * leak, the items indirect ones.
+ */
+static void build_typed_list(bool orphaned)
+{
+	struct lt_typed_owner *o = lt_typed_owner();
+	struct lt_typed_item *item;
+	unsigned int n = 0;
+
+	if (!o)
+		return;
+	leaktest_blocks[leaktest_nr_blocks - 1].expected = orphaned;
+	for (int i = 0; i < 4; i++) {
+		item = lt_kmalloc_obj(lt_typed_item, orphaned);
+		if (!item)
+			return;
+		item->value = i;
+		list_add_tail(&item->link, &o->items);
+	}
+	list_for_each_entry(item, &o->items, link)
+		n++;
+	if (n != 4)
+		setup_failed = true;
+	if (orphaned)
+		lt_typed_root = NULL;
+}
+
+static void setup_typed_list(void)
+{
+	build_typed_list(false);
+}
+
+static void setup_typed_list_orphaned(void)
+{
+	build_typed_list(true);
+}
+
 static void setup_percpu(void)
 {
 	void **slot;
@@ -496,6 +669,18 @@ const struct leaktest_scenario leaktest_scenarios[] = {
 	  setup_stack, unhook_stack, NULL },
 	{ "percpu", "pointers kept only in CPU 1's copy of a per-CPU variable",
 	  setup_percpu, unhook_percpu, clear_percpu_slot1 },
+	{ "typed-hidden", "a leak whose address a typed block keeps as a "
+	  "number: found only by precise scanning", setup_typed_hidden,
+	  unhook_typed, NULL },
+	{ "typed-confusion", "a typed pointer to a freed object reused by "
+	  "another type: a type mismatch", setup_typed_confusion,
+	  unhook_typed, NULL },
+	{ "typed-dangling", "a typed pointer to a freed object: a dangling "
+	  "pointer", setup_typed_dangling, unhook_typed_dangling, NULL },
+	{ "typed-list", "typed items on a typed owner's list (container_of): "
+	  "nothing to report", setup_typed_list, unhook_typed, NULL },
+	{ "typed-list-orphaned", "the same with the owner dropped: 1 direct, "
+	  "4 indirect leaks", setup_typed_list_orphaned, unhook_typed, NULL },
 };
 const unsigned int leaktest_nr_scenarios = ARRAY_SIZE(leaktest_scenarios);
 
@@ -514,6 +699,8 @@ int leaktest_setup(const struct leaktest_scenario *s)
 {
 	if (!leaktest_cache)
 		leaktest_cache = kmem_cache_create("leaktest", 48, 0, 0, NULL);
+	if (!lt_typed_cache)
+		lt_typed_cache = KMEM_CACHE_TYPED(lt_typed_other, 0);
 	leaktest_nr_blocks = 0;
 	setup_failed = false;
 	s->setup();
@@ -535,6 +722,7 @@ void leaktest_teardown(const struct leaktest_scenario *s)
 			kfree(leaktest_addr(b));
 		else if (b->kind == LT_CACHE)
 			kmem_cache_free(leaktest_cache, leaktest_addr(b));
+
 		else
 			vfree(leaktest_addr(b));
 	}

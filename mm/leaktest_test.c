@@ -138,6 +138,60 @@ SCENARIO_CASE(test_cycle, "cycle")
 SCENARIO_CASE(test_interior_only, "interior-only")
 SCENARIO_CASE(test_changing, "changing")
 SCENARIO_CASE(test_not_pointers, "not-pointers")
+SCENARIO_CASE(test_typed_list_orphaned, "typed-list-orphaned")
+
+/*
+ * A typed scenario, and the pointer findings its scan must leave: all
+ * of the kernel's, so a false finding anywhere fails it too.
+ */
+static void run_typed(struct ktest *t, const char *name,
+		      unsigned long findings)
+{
+	run_scenario(t, name);
+	KEXPECT_EQ(t, memleak.nr_type_findings, findings);
+}
+
+static void test_typed_hidden(struct ktest *t)
+{
+	run_typed(t, "typed-hidden", 0);
+}
+
+static void test_typed_confusion(struct ktest *t)
+{
+	run_typed(t, "typed-confusion", 1);
+}
+
+static void test_typed_dangling(struct ktest *t)
+{
+	run_typed(t, "typed-dangling", 1);
+}
+
+static void test_typed_list(struct ktest *t)
+{
+	run_typed(t, "typed-list", 0);
+}
+
+/*
+ * With typed scanning off the owner is read whole, its integer field
+ * taken for a pointer: the leak is missed, as by every conservative
+ * collector, and no pointer is checked.
+ */
+static void test_typed_off(struct ktest *t)
+{
+	const struct leaktest_scenario *s = leaktest_find("typed-hidden");
+	unsigned long saved_age = memleak.min_age_jiffies;
+
+	memleak.min_age_jiffies = 0;
+	memleak.typed = false;
+	KEXPECT_EQ(t, leaktest_setup(s), 0);
+	memleak_wipe_stack();
+	KEXPECT(t, scan_into(&after));
+	KEXPECT(t, find_in(&after, leaktest_blocks[1].masked) < 0);
+	KEXPECT_EQ(t, memleak.bytes_precise, 0);
+	memleak.typed = true;
+	leaktest_teardown(s);
+	memleak.min_age_jiffies = saved_age;
+}
 
 /*
  * The same pattern with thread-stack scanning on, then off: reported in
@@ -224,7 +278,7 @@ static void test_freed_after_report(struct ktest *t)
 /* Every scenario above is also in the table, and the other way round. */
 static void test_scenario_table(struct ktest *t)
 {
-	KEXPECT_EQ(t, leaktest_nr_scenarios, 18);
+	KEXPECT_EQ(t, leaktest_nr_scenarios, 23);
 	KEXPECT(t, leaktest_find("nosuch") == NULL);
 }
 
@@ -248,6 +302,12 @@ static const struct ktest_case leaktest_cases[] = {
 	KTEST_CASE(test_stack_scan_off),
 	KTEST_CASE(test_percpu),
 	KTEST_CASE(test_freed_after_report),
+	KTEST_CASE(test_typed_hidden),
+	KTEST_CASE(test_typed_off),
+	KTEST_CASE(test_typed_confusion),
+	KTEST_CASE(test_typed_dangling),
+	KTEST_CASE(test_typed_list),
+	KTEST_CASE(test_typed_list_orphaned),
 	KTEST_CASE(test_scenario_table),
 	{ 0 },
 };

@@ -79,6 +79,18 @@ static struct spinlock slab_caches_lock = SPINLOCK_INIT;
 /* The cache the struct kmem_cache of every other cache comes from. */
 static struct kmem_cache cache_cache;
 
+/*
+ * What the leak collector reads of a cache (<kernel/memleak_type.h>):
+ * only its place on the list of caches. Its slab lists link pages of
+ * the page array, not blocks; its CPU arrays hold free objects only
+ * (memleak_erase() wipes a copy left above avail); ctor is code.
+ */
+MEMLEAK_TYPE(kmem_cache,
+	     MEMLEAK_DATA_TO(flags, slabs_free),
+	     MEMLEAK_DATA_TO(nr_slabs, free_slabs_kept),
+	     MEMLEAK_LIST(list, kmem_cache, list),
+	     MEMLEAK_DATA_TO(align, cpu));
+
 /* ---------------------------------------------------------- layout */
 
 static unsigned long *free_word(const struct kmem_cache *c, void *obj)
@@ -620,7 +632,7 @@ __alloc_entry void *kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 	 * here, so that the backtrace starts at the caller.
 	 */
 	if (!(c->flags & SLAB_NOLEAKTRACE))
-		memleak_alloc(obj, c->object_size, 1);
+		memleak_alloc_typed(obj, c->object_size, 1, c->memleak_type);
 	return obj;
 }
 EXPORT_SYMBOL(kmem_cache_alloc);
@@ -717,6 +729,19 @@ bool slab_object_live(struct kmem_cache *c, struct page *page,
 		return false;
 	return !looks_free(c, o) ||
 	       !(in_arrays(c, o) || in_slab_freelist(c, head, o));
+}
+
+bool slab_object_looks_free(const void *addr)
+{
+	struct kmem_cache *c;
+
+	if (!virt_addr_valid(addr))
+		return false;
+	c = slab_cache_of(virt_to_page(addr));
+	if (!c || (c->flags & SLAB_NOLEAKTRACE) ||
+	    !is_object_start(c, addr))
+		return false;
+	return looks_free(c, (void *)addr);
 }
 
 struct kmem_cache *slab_cache_of(struct page *page)
@@ -854,6 +879,20 @@ struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 }
 EXPORT_SYMBOL(kmem_cache_create);
 
+struct kmem_cache *kmem_cache_create_typed(const char *name, size_t size,
+					   size_t align, unsigned long flags,
+					   void (*ctor)(void *),
+					   const struct memleak_type *type)
+{
+	struct kmem_cache *c = kmem_cache_create(name, size, align, flags,
+						 ctor);
+
+	if (c)
+		c->memleak_type = type;
+	return c;
+}
+EXPORT_SYMBOL(kmem_cache_create_typed);
+
 /*
  * The caller promises nobody uses the cache any more, on any CPU, so
  * every CPU's array can be emptied here.
@@ -898,6 +937,7 @@ void __init kmem_cache_init(void)
 	if (setup_cache(&cache_cache, "kmem_cache", sizeof(struct kmem_cache),
 			CACHE_LINE, 0, NULL))
 		panic("slab: cannot set up the cache of caches");
+	cache_cache.memleak_type = MEMLEAK_TYPE_OF(kmem_cache);
 	list_add(&cache_cache.list, &slab_caches);
 }
 

@@ -18,6 +18,7 @@
 #include <kernel/errno.h>
 #include <kernel/gfp.h>
 #include <kernel/memleak.h>
+#include <kernel/memleak_type.h>
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/slab.h>
@@ -26,6 +27,18 @@
 #include <kernel/vmalloc.h>
 #include <kernel/export.h>
 #include <kernel/mmu.h>
+
+/*
+ * What the leak collector reads of an area (<kernel/memleak_type.h>):
+ * addr holds one of the two references its block needs, pages the page
+ * array; caller is code.
+ */
+MEMLEAK_TYPE(vm_struct,
+	     MEMLEAK_LIST(list, vm_struct, list),
+	     MEMLEAK_ANY(addr),
+	     MEMLEAK_DATA_TO(size, flags),
+	     MEMLEAK_ANY(pages),
+	     MEMLEAK_DATA(caller));
 
 #define VMALLOC_WINDOW (VMALLOC_END - VMALLOC_START)
 
@@ -86,7 +99,7 @@ static __noinline struct vm_struct *reserve_area(unsigned long npages,
 						 unsigned int flags,
 						 const void *caller)
 {
-	struct vm_struct *area = kzalloc(sizeof(*area), GFP_KERNEL);
+	struct vm_struct *area = kzalloc_obj(vm_struct, GFP_KERNEL);
 	unsigned long irq;
 	bool ok;
 

@@ -12,6 +12,8 @@
 #include <kernel/errno.h>
 #include <kernel/types.h>
 
+struct memleak_type;
+
 /*
  * Variables that hold no pointer the collector may count (page tables:
  * physical addresses with flag bits; the collector's own bookkeeping)
@@ -79,6 +81,12 @@ struct memleak_offset {
  * one); min_count 0 means never reported.
  */
 void memleak_alloc(const void *ptr, size_t size, int min_count);
+/*
+ * The same for a block of a known type (<kernel/memleak_type.h>; NULL:
+ * none), which the collector scans at its pointer fields only.
+ */
+void memleak_alloc_typed(const void *ptr, size_t size, int min_count,
+			 const struct memleak_type *type);
 void memleak_free(const void *ptr);
 /*
  * memleak_free() for an allocator that calls it from its own
@@ -163,6 +171,12 @@ void memleak_remove_aliases(const struct memleak_offset *start,
 static inline void memleak_alloc(const void *ptr, size_t size, int min_count)
 {
 	(void)ptr, (void)size, (void)min_count;
+}
+static inline void memleak_alloc_typed(const void *ptr, size_t size,
+				       int min_count,
+				       const struct memleak_type *type)
+{
+	(void)ptr, (void)size, (void)min_count, (void)type;
 }
 static inline void memleak_free(const void *ptr) { (void)ptr; }
 static inline void memleak_free_irqs_off(const void *ptr) { (void)ptr; }

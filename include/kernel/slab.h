@@ -11,6 +11,7 @@
 #include <kernel/types.h>
 #include <kernel/compiler.h>
 #include <kernel/gfp.h>
+#include <kernel/memleak_type.h>
 #include <kernel/list.h>
 #include <kernel/smp.h>
 #include <kernel/spinlock.h>
@@ -55,6 +56,8 @@ struct kmem_cache {
 	u32 reciprocal;			/* 2^32 / size, to find slot numbers */
 	unsigned long cookie;		/* scrambles the stored free words */
 	void (*ctor)(void *obj);
+	/* What its objects are, for the collector (KMEM_CACHE_TYPED()). */
+	const struct memleak_type *memleak_type;
 
 	/* Everything below is protected by lock. */
 	struct spinlock lock;
@@ -81,6 +84,19 @@ struct kmem_cache {
 struct kmem_cache *kmem_cache_create(const char *name, size_t size,
 				     size_t align, unsigned long flags,
 				     void (*ctor)(void *));
+/*
+ * A cache of struct tag objects whose layout the leak collector knows
+ * from MEMLEAK_TYPE(tag, ...) (<kernel/memleak_type.h>): it reads them
+ * at their pointer fields only, and checks what those point to.
+ */
+struct kmem_cache *kmem_cache_create_typed(const char *name, size_t size,
+					   size_t align, unsigned long flags,
+					   void (*ctor)(void *),
+					   const struct memleak_type *type);
+#define KMEM_CACHE_TYPED(tag, flags)                                    \
+	kmem_cache_create_typed(#tag, sizeof(struct tag),              \
+				__alignof__(struct tag), flags, NULL,  \
+				MEMLEAK_TYPE_OF(tag))
 void *kmem_cache_alloc(struct kmem_cache *cache, unsigned int gfp);
 void *kmem_cache_zalloc(struct kmem_cache *cache, unsigned int gfp);
 /*
@@ -114,6 +130,13 @@ void *kmem_cache_alloc_untracked(struct kmem_cache *cache, unsigned int gfp);
 /* True when obj starts an object of cache, in page, not free. */
 bool slab_object_live(struct kmem_cache *cache, struct page *page,
 		      const void *obj);
+/*
+ * For the leak collector's type checks: whether addr is the start of an
+ * object in a slab of a cache whose objects it tracks, and that object
+ * looks free (its free word decodes as one). Lockless, so a guess the
+ * caller confirms (mm/kmemleak/types.c).
+ */
+bool slab_object_looks_free(const void *addr);
 
 /*
  * For the leak collector's index: the slots of the slab that holds addr
@@ -142,6 +165,15 @@ bool slab_geometry_of(const void *addr, struct slab_geometry *g);
 
 void *kmalloc(size_t size, unsigned int gfp);
 void *kzalloc(size_t size, unsigned int gfp);
+/*
+ * kmalloc() of one struct tag, typed for the leak collector like the
+ * objects of KMEM_CACHE_TYPED(): MEMLEAK_TYPE(tag, ...) describes it.
+ */
+void *kmalloc_typed(size_t size, unsigned int gfp,
+		    const struct memleak_type *type);
+#define kmalloc_obj(tag, gfp) \
+	((struct tag *)kmalloc_typed(sizeof(struct tag), gfp, MEMLEAK_TYPE_OF(tag)))
+#define kzalloc_obj(tag, gfp) kmalloc_obj(tag, (gfp) | __GFP_ZERO)
 /* n * size bytes, zeroed; NULL when the product overflows. */
 void *kcalloc(size_t n, size_t size, unsigned int gfp);
 /*

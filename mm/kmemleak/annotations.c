@@ -114,7 +114,8 @@ void memleak_annotate(enum memleak_op op, unsigned long ptr,
  * they name may still wait in one.
  */
 static __noinline void do_op(enum memleak_op type, const void *ptr,
-			     unsigned long offset, size_t size, int min_count)
+			     unsigned long offset, size_t size, int min_count,
+			     const struct memleak_type *block_type)
 {
 	unsigned long flags;
 
@@ -127,7 +128,7 @@ static __noinline void do_op(enum memleak_op type, const void *ptr,
 		goto out;
 	if (!memleak.initialized) {
 		memleak_early_log(type, (unsigned long)ptr, offset, size,
-				  min_count);
+				  min_count, block_type);
 		goto out;
 	}
 	memleak_annotate(type, (unsigned long)ptr, offset, size);
@@ -142,38 +143,39 @@ out:
  * allocations) or disabled it is dropped.
  */
 __alloc_entry void memleak_untracked_alloc(const void *ptr, size_t size,
-					  int min_count)
+					  int min_count,
+					  const struct memleak_type *type)
 {
 	if (!READ_ONCE(memleak.initialized))
-		do_op(MEMLEAK_OP_ALLOC, ptr, 0, size, min_count);
+		do_op(MEMLEAK_OP_ALLOC, ptr, 0, size, min_count, type);
 }
 
 void memleak_untracked_free(const void *ptr)
 {
 	if (!READ_ONCE(memleak.initialized))
-		do_op(MEMLEAK_OP_FREE, ptr, 0, 0, 0);
+		do_op(MEMLEAK_OP_FREE, ptr, 0, 0, 0, NULL);
 }
 
 void memleak_padding(const void *ptr, unsigned long offset, size_t size)
 {
-	do_op(MEMLEAK_OP_PADDING, ptr, offset, size, 0);
+	do_op(MEMLEAK_OP_PADDING, ptr, offset, size, 0, NULL);
 }
 EXPORT_SYMBOL(memleak_padding);
 
 void memleak_not_leak(const void *ptr)
 {
-	do_op(MEMLEAK_OP_NOT_LEAK, ptr, 0, 0, 0);
+	do_op(MEMLEAK_OP_NOT_LEAK, ptr, 0, 0, 0, NULL);
 }
 EXPORT_SYMBOL(memleak_not_leak);
 
 void memleak_ignore(const void *ptr)
 {
-	do_op(MEMLEAK_OP_IGNORE, ptr, 0, 0, 0);
+	do_op(MEMLEAK_OP_IGNORE, ptr, 0, 0, 0, NULL);
 }
 EXPORT_SYMBOL(memleak_ignore);
 
 void memleak_scan_area(const void *ptr, unsigned long offset, size_t length)
 {
-	do_op(MEMLEAK_OP_SCAN_AREA, ptr, offset, length, 0);
+	do_op(MEMLEAK_OP_SCAN_AREA, ptr, offset, length, 0, NULL);
 }
 EXPORT_SYMBOL(memleak_scan_area);

@@ -66,7 +66,8 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 		for (; p < end; p++) {
 			struct memleak_block *t;
 
-			if (!memleak_in_bounds(*p))
+			if (!memleak_in_bounds(*p) ||
+			    !memleak_reads_word(s, (unsigned long)p - s->start))
 				continue;
 			t = memleak_lookup_block(*p);
 

@@ -67,6 +67,11 @@ static void print_summary(void)
 	if (memleak.nr_young)
 		printk("memleak: %lu blocks younger than %lu ms not reported "
 		       "(memleak age=MS)\n", memleak.nr_young, min_age_ms());
+	if (memleak.nr_type_findings)
+		printk("memleak: %lu pointer%s of typed blocks point%s where "
+		       "their type forbids\n", memleak.nr_type_findings,
+		       plural(memleak.nr_type_findings),
+		       memleak.nr_type_findings == 1 ? "s" : "");
 }
 
 static int run_scan(void)
@@ -87,10 +92,19 @@ static int scan_and_list(void (*print_after)(void))
 	return 0;
 }
 
-/* 'memleak': every suspect, the summary by tier and the digest by site. */
+/*
+ * 'memleak': every suspect, the pointers typed blocks should not hold,
+ * the summary by tier and the digest by site.
+ */
+static void print_findings_and_summary(void)
+{
+	memleak_print_type_findings();
+	print_summary();
+}
+
 static int report_all(void)
 {
-	return scan_and_list(print_summary);
+	return scan_and_list(print_findings_and_summary);
 }
 
 /* 'memleak list': only the per-block list, as Linux's debugfs file. */
@@ -159,7 +173,13 @@ static int cmd_stats(int argc, char **argv)
 	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",
 	       memleak.scans, memleak.scan_jiffies,
 	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);
-	printk("bytes scanned:  %lu (last scan)\n", memleak.bytes_scanned);
+	printk("bytes scanned:  %lu (last scan): %lu precisely (typed blocks' "
+	       "pointer fields), %lu conservatively; %lu bytes of typed "
+	       "blocks' data skipped; typed scanning %s\n",
+	       memleak.bytes_scanned, memleak.bytes_precise,
+	       memleak.bytes_scanned - memleak.bytes_precise,
+	       memleak.bytes_skipped, memleak.typed ? "on" : "off");
+	memleak_print_typed_share();
 	printk("suspected:      %lu (%lu new at the last scan)\n",
 	       memleak.nr_suspects, memleak.nr_new);
 	printk("freed after reported: %lu\n", memleak.nr_freed_after_report);

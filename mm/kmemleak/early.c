@@ -17,12 +17,13 @@
 #include "internal.h"
 
 struct early_op {
-	u8 type;
+	u8 op;			/* enum memleak_op */
 	s8 min_count;
 	u8 nr_entries;
 	unsigned long ptr;
 	unsigned long offset;
 	size_t size;
+	const struct memleak_type *block_type;	/* an allocation's, or NULL */
 	unsigned long entries[MEMLEAK_TRACE_LENGTH];
 };
 
@@ -50,7 +51,8 @@ static unsigned int __init early_trace(unsigned long *entries)
 }
 
 void __init memleak_early_log(enum memleak_op type, unsigned long ptr,
-			      unsigned long offset, size_t size, int min_count)
+			      unsigned long offset, size_t size, int min_count,
+			      const struct memleak_type *block_type)
 {
 	struct early_op *op;
 
@@ -60,7 +62,8 @@ void __init memleak_early_log(enum memleak_op type, unsigned long ptr,
 		return;
 	}
 	op = &early_log[early_count++];
-	op->type = type;
+	op->op = type;
+	op->block_type = block_type;
 	op->ptr = ptr;
 	op->offset = offset;
 	op->size = size;
@@ -73,7 +76,7 @@ static void __init replay_op(const struct early_op *op)
 {
 	struct memleak_trace key;
 
-	switch (op->type) {
+	switch (op->op) {
 	case MEMLEAK_OP_ALLOC:
 		memset(&key, 0, sizeof(key));
 		strlcpy(key.comm, "boot", sizeof(key.comm));
@@ -81,13 +84,13 @@ static void __init replay_op(const struct early_op *op)
 		memcpy(key.entries, op->entries, sizeof(key.entries));
 		memleak_create_block(op->ptr, op->size, op->min_count,
 				     memleak_intern_trace(&key), jiffies,
-				     smp_processor_id());
+				     smp_processor_id(), op->block_type);
 		break;
 	case MEMLEAK_OP_FREE:
 		memleak_delete_block(op->ptr);
 		break;
 	default:
-		memleak_annotate(op->type, op->ptr, op->offset, op->size);
+		memleak_annotate(op->op, op->ptr, op->offset, op->size);
 		break;
 	}
 }

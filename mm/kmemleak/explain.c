@@ -75,6 +75,8 @@ static bool read_words(unsigned long start, unsigned long end,
 
 		for (const unsigned long *q = p + n; p < q; p++)
 			if (memleak_in_bounds(*p) &&
+			    (!owner || memleak_reads_word(owner, (unsigned long)p -
+								owner->start)) &&
 			    !found((unsigned long)p, *p, ctx))
 				return false;
 		window_left -= n;

@@ -136,7 +136,8 @@ static bool read_some_words(unsigned int i, unsigned long *offset)
 		const struct memleak_block *t;
 		int to;
 
-		if (!memleak_in_bounds(*p))
+		if (!memleak_in_bounds(*p) ||
+		    !memleak_reads_word(b, (unsigned long)p - b->start))
 			continue;
 		t = memleak_lookup_block(*p);
 		if (t && t != b && is_suspect(t) && (to = node_of(t->start)) >= 0)

@@ -51,6 +51,11 @@
  *           block's first reference, gray without reading the block
  *           (memleak_index_scan_lookup()).
  *
+ * After the bits, a byte per slot: the block's type id (types.c), so
+ * that the scan's pointer checks learn what a typed pointer points to
+ * without reading the slot or the block (memleak_index_peek()).
+ * The slots come last.
+ *
  * Marks belong to one scan, its epoch (memleak_index_new_epoch()): an
  * array whose epoch is older has no valid marks, and is cleared the
  * first time this scan marks in it, so that starting a scan does not
@@ -83,9 +88,21 @@ static unsigned long *simple_of(struct slab_slots *s)
 	return s->bits + bitmap_longs(s);
 }
 
+/* The type bytes, beside the bitmaps: a peek need not read a slot. */
+static u8 *types_of(struct slab_slots *s)
+{
+	return (u8 *)(s->bits + 2 * bitmap_longs(s));
+}
+
+static unsigned int types_longs(unsigned int nr_slots)
+{
+	return DIV_ROUND_UP(nr_slots, sizeof(long));
+}
+
 static struct memleak_block **slots_of(struct slab_slots *s)
 {
-	return (struct memleak_block **)(s->bits + 2 * bitmap_longs(s));
+	return (struct memleak_block **)(s->bits + 2 * bitmap_longs(s) +
+					 types_longs(s->nr_slots));
 }
 
 /* The running scan's epoch (0: none has started yet). */
@@ -115,11 +132,15 @@ static unsigned int slots_shift(unsigned int nr_slots)
 	return shift;
 }
 
-/* The header, the two bitmaps and the slots (the layout of slots_of()). */
+/*
+ * The header, the two bitmaps, the types and the slots (the layout of
+ * types_of() and slots_of()).
+ */
 static size_t slots_bytes(unsigned int nr_slots)
 {
 	return sizeof(struct slab_slots) +
-	       2 * BITS_TO_LONGS(nr_slots) * sizeof(long) +
+	       (2 * BITS_TO_LONGS(nr_slots) + types_longs(nr_slots)) *
+		       sizeof(long) +
 	       nr_slots * sizeof(struct memleak_block *);
 }
 
@@ -312,6 +333,7 @@ static int insert_in_slab(struct memleak_block *b,
 	if (slots_of(s)[i])
 		return -EEXIST;
 	slots_of(s)[i] = b;
+	types_of(s)[i] = b->type;
 	if (block_is_simple(b, s, i))
 		set_bit(i, simple_of(s));
 	s->nr_used++;
@@ -325,6 +347,7 @@ static void remove_from_slab(struct memleak_block *b, struct slab_slots *s)
 	if (slots_of(s)[i] != b)
 		return;
 	slots_of(s)[i] = NULL;
+	types_of(s)[i] = 0;
 	/* The slot's next block starts unmarked, and maybe not simple. */
 	clear_bit(i, marks_of(s));
 	clear_bit(i, simple_of(s));
@@ -477,6 +500,40 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 	bool first_ref;
 
 	return find(addr, false, &first_ref);
+}
+
+/*
+ * A slab object's start and type come from the slot array alone: the
+ * block is not read, as in the scan's lookup. addr past the end of a
+ * block that is smaller than its object still gets the object's block
+ * here: callers that act on an answer look the block up to be sure.
+ */
+bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
+{
+	struct memleak_block *b;
+	struct slab_slots *s;
+	unsigned int i;
+
+	s = virt_addr_valid((void *)addr) ?
+		    virt_to_page((void *)addr)->memleak_index : IN_TREE;
+	if (!s || s == IN_TREE) {
+		b = s ? find_in_tree(addr) : NULL;
+		if (b) {
+			*start = b->start;
+			*type = b->type;
+		}
+		return b;
+	}
+	i = slot_number(s, addr);
+	if (i >= s->nr_slots)
+		return false;
+	*type = types_of(s)[i];
+	/* Type 0 is also an empty slot: only then is the slot read. */
+	if (!*type && !slots_of(s)[i])
+		return false;
+	*start = test_bit(i, simple_of(s)) ? object_start(s, i) :
+					     slots_of(s)[i]->start;
+	return addr >= *start;
 }
 
 struct memleak_block *memleak_index_scan_lookup(unsigned long addr,

@@ -6,6 +6,7 @@
  *   index.c       address -> block (page -> slab slot array, or tree)
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
+ *   types.c       typed blocks: precise scanning, pointer type checks
  *   early.c       the buffer of operations before memleak_init()
  *   annotations.c memleak_padding(), _not_leak(), _ignore(), _scan_area()
  *   suppress.c    patterns that leave known leaks out; not-leak/ignore ADDR
@@ -26,6 +27,7 @@
 #include <kernel/list.h>
 #include <kernel/mm.h>
 #include <kernel/memleak.h>
+#include <kernel/memleak_type.h>
 #include <kernel/spinlock.h>
 #include <kernel/types.h>
 #include "suppress_pattern.h"
@@ -120,6 +122,7 @@ struct memleak_block {
 	s16 count;		/* references found by the running scan */
 	u16 flags;
 	u8 cpu;
+	u8 type;		/* memleak_type_id(); 0: untyped (types.c) */
 };
 
 static inline bool block_is_black(const struct memleak_block *b)
@@ -189,6 +192,10 @@ struct memleak_state {
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
 	unsigned long bytes_scanned;
+	/* of those, in typed blocks' pointer fields; skipped: their data */
+	unsigned long bytes_precise, bytes_skipped;
+	bool typed;		/* typed blocks are scanned by their types */
+	unsigned long nr_type_findings;
 	unsigned long nr_suspects;
 	unsigned long nr_new;
 	/* white and confirmed, but younger than min_age: not reported yet */
@@ -255,6 +262,41 @@ struct memleak_trace *memleak_intern_trace(struct memleak_trace *key);
 unsigned int memleak_allocator_frames(const unsigned long *sites,
 				      unsigned int n);
 
+/*
+ * types.c: typed blocks (<kernel/memleak_type.h>). A block's type is a
+ * byte, the descriptor's place in the "memleak_types" section plus one;
+ * 0 for none, for a descriptor outside it (a module's) and for a block
+ * too small for its type. memleak_block_type() is NULL for an untyped
+ * block, or for any while typed scanning is off ('memleak typed=off').
+ * memleak_scan_typed_block() reads a typed block the way scan.c reads
+ * others (memleak_scan_words()), at its pointer fields only, checking
+ * what they point to during the main pass; false when the block was
+ * freed meanwhile. memleak_lock held for both.
+ */
+u8 memleak_type_id(const struct memleak_type *type, size_t size);
+/*
+ * Whether the scan reads the word at offset in b: false in a typed
+ * block's data fields and padding. What explains or classifies the
+ * scan's verdicts reads blocks the same way (classify.c, explain.c,
+ * graph.c).
+ */
+bool memleak_reads_word(const struct memleak_block *b, unsigned long offset);
+const struct memleak_type *memleak_block_type(const struct memleak_block *b);
+bool memleak_scan_typed_block(struct memleak_block *b,
+			      const struct memleak_type *type,
+			      unsigned long *flags);
+/*
+ * Type findings: forgotten at the start of each scan; confirmed (or
+ * dropped) at its end, no lock held, the logs flushed; printed by
+ * 'memleak' after the leaks. memleak_print_type_findings() returns how
+ * many it printed.
+ */
+void memleak_types_new_scan(void);
+void memleak_types_confirm(void);
+unsigned long memleak_print_type_findings(void);
+/* For 'memleak stats': how much of the heap is typed. */
+void memleak_print_typed_share(void);
+
 /* aliases.c: the set for blocks of size bytes (NULL: none). */
 extern const struct memleak_offset __memleak_offsets_start[];
 extern const struct memleak_offset __memleak_offsets_end[];
@@ -271,7 +313,8 @@ enum memleak_op {
 	MEMLEAK_OP_NOT_LEAK, MEMLEAK_OP_IGNORE, MEMLEAK_OP_SCAN_AREA,
 };
 void memleak_early_log(enum memleak_op op, unsigned long ptr,
-		       unsigned long offset, size_t size, int min_count);
+		       unsigned long offset, size_t size, int min_count,
+		       const struct memleak_type *block_type);
 /* Replays the buffer; returns the operations it held. */
 unsigned int memleak_early_replay(void);
 void memleak_annotate(enum memleak_op op, unsigned long ptr,
@@ -284,7 +327,7 @@ void memleak_annotate(enum memleak_op op, unsigned long ptr,
  */
 void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long jiffies,
-			  unsigned int cpu);
+			  unsigned int cpu, const struct memleak_type *type);
 void memleak_delete_block(unsigned long start);
 /* The same without the warning: false when no block starts there. */
 bool memleak_try_delete_block(unsigned long start);
@@ -293,7 +336,8 @@ bool memleak_try_delete_block(unsigned long start);
  * the early log; with the collector running on this CPU (its own
  * allocations) or disabled it is dropped.
  */
-void memleak_untracked_alloc(const void *ptr, size_t size, int min_count);
+void memleak_untracked_alloc(const void *ptr, size_t size, int min_count,
+			     const struct memleak_type *type);
 void memleak_untracked_free(const void *ptr);
 
 /*
@@ -314,6 +358,12 @@ unsigned long memleak_index_pages(void);
 /* Gives back the tree's spare nodes (and keeps a path's worth again). */
 void memleak_index_shrink(void);
 struct memleak_block *memleak_index_find(unsigned long addr);
+/*
+ * For the pointer checks (types.c): the start and type id of the block
+ * holding addr, read from the index alone for slab objects; false when
+ * no block holds it. See index.c for what it may get wrong.
+ */
+bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
 /*
  * For the scan (see struct slab_slots): the block at addr unless it is
  * marked (already found gray or black). When addr is the start of a
@@ -383,6 +433,14 @@ int memleak_add_suppression(const char *pattern);
 
 /* scan.c */
 int memleak_scan(void);
+/*
+ * Counts the references in [start, end) (word-aligned inward), within
+ * the IRQ-off window's budget, memleak_lock held; with owner given,
+ * false as soon as owner has been freed (the lock is dropped between
+ * windows). For types.c's typed blocks.
+ */
+bool memleak_scan_words(unsigned long start, unsigned long end,
+			struct memleak_block *owner, unsigned long *flags);
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
 /*

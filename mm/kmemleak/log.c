@@ -78,6 +78,7 @@ struct pending_alloc {
 	size_t size;
 	unsigned long jiffies;
 	const struct pending_ctx *ctx;
+	const struct memleak_type *type;	/* NULL: untyped */
 	s16 min_count;
 };
 
@@ -212,7 +213,7 @@ static void flush_log(struct pending_log *log, unsigned int cpu)
 			memleak_trace_get(trace);
 		}
 		memleak_create_block(~a->start_inv, a->size, a->min_count,
-				     trace, a->jiffies, cpu);
+				     trace, a->jiffies, cpu, a->type);
 	}
 	/* last_ctx stays, to be found unchanged next time. */
 	log->next = log->allocs;
@@ -448,16 +449,19 @@ static __always_inline struct pending_log *hook_log(unsigned int *cpu)
 
 /*
  * The allocators' hook: the allocation goes to this CPU's log, with
- * its context (thread and backtrace). Not inlined: the walk starts at
- * this function's frame, whose return address is in the allocator, and
- * the allocators' records are then left out of the trace
- * (allocator_records()). Nothing here allocates or frees, so this CPU
- * need not be marked as inside the collector unless the log is full.
+ * its context (thread and backtrace). Inlined into the two entry points
+ * below, which are not inlined: the walk starts at the entry's frame,
+ * fp, whose return address is in the allocator, and the allocators'
+ * records are then left out of the trace (allocator_records()).
+ * Nothing here allocates or frees, so this CPU need not be marked as
+ * inside the collector unless the log is full.
  */
-__alloc_entry __noinline void memleak_alloc(const void *ptr, size_t size,
-					    int min_count)
+static __always_inline void log_alloc(const void *ptr, size_t size,
+				      int min_count,
+				      const struct memleak_type *type,
+				      unsigned long fp)
 {
-	unsigned long flags, fp;
+	unsigned long flags;
 	struct pending_log *log;
 	u64 switches;
 	struct pending_alloc *a;
@@ -470,10 +474,9 @@ __alloc_entry __noinline void memleak_alloc(const void *ptr, size_t size,
 	log = hook_log(&cpu);
 	if (unlikely(!log)) {
 		arch_irq_restore(flags);
-		memleak_untracked_alloc(ptr, size, min_count);
+		memleak_untracked_alloc(ptr, size, min_count, type);
 		return;
 	}
-	fp = (unsigned long)__builtin_frame_address(0);
 	log_lock(log);
 	if (unlikely(log->next == log->allocs + MEMLEAK_PENDING_ALLOCS))
 		flush_full_log(log, cpu);
@@ -487,10 +490,27 @@ __alloc_entry __noinline void memleak_alloc(const void *ptr, size_t size,
 	a->jiffies = jiffies;
 	a->min_count = (s16)min_count;
 	a->ctx = c;
+	a->type = type;
 	log_unlock(log);
 	arch_irq_restore(flags);
 }
+
+__alloc_entry __noinline void memleak_alloc(const void *ptr, size_t size,
+					    int min_count)
+{
+	log_alloc(ptr, size, min_count, NULL,
+		  (unsigned long)__builtin_frame_address(0));
+}
 EXPORT_SYMBOL(memleak_alloc);
+
+__alloc_entry __noinline void memleak_alloc_typed(const void *ptr, size_t size,
+						  int min_count,
+						  const struct memleak_type *type)
+{
+	log_alloc(ptr, size, min_count, type,
+		  (unsigned long)__builtin_frame_address(0));
+}
+EXPORT_SYMBOL(memleak_alloc_typed);
 
 /*
  * A free whose block is not in this CPU's log: it is in the index, or

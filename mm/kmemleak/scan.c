@@ -259,6 +259,19 @@ static bool scan_range_locked(unsigned long start, unsigned long end,
 	return true;
 }
 
+static void scan_words_confirming(unsigned long start, unsigned long end);
+
+/* With the world stopped (step 5) there is no window to reopen. */
+bool memleak_scan_words(unsigned long start, unsigned long end,
+			struct memleak_block *owner, unsigned long *flags)
+{
+	if (memleak.confirming) {
+		scan_words_confirming(start, end);
+		return true;
+	}
+	return scan_range_locked(start, end, owner, flags);
+}
+
 /*
  * While memleak_walk_roots() runs, the roots' ranges go to its visitor
  * instead of being scanned; only the holder of the scan claim sets it.
@@ -285,11 +298,19 @@ void memleak_scan_range(const void *start, const void *end)
 	scan_unlock(flags);
 }
 
-/* A gray block's scan areas, or all of it; memleak_lock held. */
+/*
+ * A gray block's scan areas, its pointer fields (a typed block:
+ * types.c), or all of it; memleak_lock held.
+ */
 static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 {
+	const struct memleak_type *type = memleak_block_type(b);
 	struct memleak_scan_area *area;
 
+	if (!b->areas && type) {
+		memleak_scan_typed_block(b, type, flags);
+		return;
+	}
 	if (!b->areas) {
 		scan_range_locked(b->start, b->start + b->size, b, flags);
 		return;
@@ -303,18 +324,22 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 }
 
 /*
- * The metadata of a block a few places ahead in the queue, and its
- * memory, are fetched while the block before it is read: the gray queue
- * is in the order blocks were found, which on a real heap is random.
+ * The gray queue is in the order blocks were found, which on a real heap
+ * is random: every block's metadata and memory are cache misses. They
+ * are fetched ahead in two stages, so that neither waits for the other:
+ * the metadata of the block 2 * PREFETCH_AHEAD places ahead, and the
+ * memory of the one PREFETCH_AHEAD places ahead, whose metadata (its
+ * start) was fetched that many blocks ago.
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_block *next = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+	struct memleak_block *far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
+	struct memleak_block *near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
-	if (next) {
-		__builtin_prefetch(next);
-		__builtin_prefetch((const void *)READ_ONCE(next->start));
-	}
+	if (far)
+		__builtin_prefetch(far);
+	if (near)
+		__builtin_prefetch((const void *)READ_ONCE(near->start));
 }
 
 /* Scans gray blocks until none is left (scanning may add more). */
@@ -570,12 +595,18 @@ static void scan_words_confirming(unsigned long start, unsigned long end)
  */
 static void scan_if_not_white(struct memleak_block *b, void *ctx)
 {
+	const struct memleak_type *type = memleak_block_type(b);
 	struct memleak_scan_area *area;
 
 	(void)ctx;
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
+	if (!b->areas && type) {
+		/* Precise here too: no integer field may rescue a block. */
+		memleak_scan_typed_block(b, type, NULL);
+		return;
+	}
 	if (!b->areas) {
 		scan_words_confirming(b->start, b->start + b->size);
 		return;
@@ -792,6 +823,9 @@ int memleak_scan(void)
 	memleak_stack_floor = (unsigned long)__builtin_frame_address(0);
 	memleak.bytes_scanned = 0;
 	memleak.scan_irqoff_cycles = 0;
+	scan_lock(&flags);
+	memleak_types_new_scan();
+	scan_unlock(flags);
 	reset_colors();
 	scan_roots();
 	drain_gray_list();
@@ -805,5 +839,6 @@ int memleak_scan(void)
 	memleak_queue_empty(&gray);
 	memleak_unpin();
 	scan_unlock(flags);
+	memleak_types_confirm();
 	return 0;
 }

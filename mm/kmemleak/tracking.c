@@ -34,6 +34,7 @@ struct memleak_state memleak = {
 	.enabled = true,
 	.stack_scan = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_TASK_STACKS),
 	.interior = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_INTERIOR),
+	.typed = true,
 	.blocks = LIST_HEAD_INIT(memleak.blocks),
 	.deferred = LIST_HEAD_INIT(memleak.deferred),
 	.min_addr_inv = 0,	/* ~ULONG_MAX: nothing tracked yet */
@@ -123,7 +124,7 @@ static void discard_block(struct memleak_block *b, const char *why)
 
 void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long when,
-			  unsigned int cpu)
+			  unsigned int cpu, const struct memleak_type *type)
 {
 	struct memleak_block *b;
 	int err;
@@ -145,6 +146,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.min_count = (s16)min_count,
 		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0),
 		.cpu = (u8)cpu,
+		.type = memleak_type_id(type, size),
 		.jiffies = when,
 		.aliases = memleak_aliases_of_size(size),
 		.trace = trace,

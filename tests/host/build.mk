@@ -13,7 +13,8 @@ HOST_MEMLEAK_SRCS := $(filter-out %_test.c %_mod.c mm/kmemleak/roots.c \
 	mm/kmemleak/thread.c,$(wildcard mm/kmemleak/*.c)) \
 	arch/host/memleak.c
 HOST_MEMLEAK_USERS := $(wildcard tests/host/test_memleak*.c) \
-	tests/bench/memleak_scan.c tests/bench/peers/ours.c
+	tests/bench/memleak_scan.c tests/bench/memleak_typed.c \
+	tests/bench/peers/ours.c
 HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 	$(filter-out arch/host/memleak.c,$(wildcard arch/host/*.c)) \
 	$(filter-out %_test.c mm/vmalloc%.c mm/pgtable.c mm/leaktest%.c,\
