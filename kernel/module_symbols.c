@@ -87,6 +87,13 @@ static int apply_table(struct module_image *img, unsigned int idx,
 			.addend = r.addend,
 		};
 		err = img->arch->relocate(&mr, extra);
+		if (err == -ENOENT) {
+			/* describe() let it through: the arch's own mistake. */
+			printk("insmod: %s: unknown relocation type %u (%s_*) "
+			       "at 0x%08x\n", img->name, r.type,
+			       img->arch->type_prefix, mr.place);
+			return -ENOEXEC;
+		}
 		if (err)
 			return err;
 	}

@@ -62,7 +62,7 @@ bool stack_bounds_of_current(unsigned long *low, unsigned long *high)
  * Stores the call sites above the frame at fp (or, for a chain, the
  * return addresses as they are, and where each record was: fps[0] = fp,
  * fps[i + 1] the frame pointer saved in record i). What repeated
- * arch_prev_frame() steps give, in fewer instructions, as the leak
+ * stack_prev_frame() steps give, in fewer instructions, as the leak
  * collector walks on allocations. The record bounds become one range
  * check per frame: [low, high) is word-aligned, so the record at fp lies
  * inside it exactly when fp is in [lo, lo + span] (both layouts have
@@ -97,7 +97,7 @@ walk(unsigned long fp, unsigned long low, unsigned long high,
 			*entry++ = caller.pc;
 			*fps++ = fp;
 		} else {
-			*entry++ = arch_call_address(&caller);
+			*entry++ = stack_call_address(&caller);
 		}
 		fp = caller.fp;
 	}
@@ -118,7 +118,7 @@ __noinline unsigned int save_stack_trace(unsigned long *entries,
 
 	if (!stack_bounds_of(frame.fp, &low, &high))
 		return 0;
-	while (skip && arch_prev_frame(&frame, low, high))
+	while (skip && stack_prev_frame(&frame, low, high))
 		skip--;
 	return skip ? 0 : walk(frame.fp, low, high, entries, NULL, max, false);
 }

@@ -216,9 +216,7 @@ static int arm_relocate(const struct module_reloc *r,
 				  (u32)sign_extend(mov_imm(word), 16)) >> 16));
 		return 0;
 	}
-	printk("insmod: %s: unknown relocation type %u (R_ARM_*) at 0x%08x\n",
-	       r->modname, r->type, r->place);
-	return -ENOEXEC;
+	return -ENOENT;
 }
 
 const struct module_reloc_ops module_reloc_arm = {

@@ -131,7 +131,7 @@ static void test_refused(struct ktest *t)
 
 	KEXPECT_EQ(t, reloc(28, 0, BL_MINUS_8, at(0) + 0x101, &extra),
 		   -ENOEXEC);	/* Thumb */
-	KEXPECT_EQ(t, reloc(254, 1, 0, 0x1000, &extra), -ENOEXEC);
+	KEXPECT_EQ(t, reloc(254, 1, 0, 0x1000, &extra), -ENOENT);
 	KEXPECT_EQ(t, module_relocate_in_place(2, (u8 *)&words[2], 0, 4,
 					   &extra), -ENOEXEC);	/* RELA */
 }

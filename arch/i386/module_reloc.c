@@ -66,9 +66,7 @@ static int i386_relocate(const struct module_reloc *r,
 		module_put32(r->loc, r->sym + a - r->place);
 		return 0;
 	}
-	printk("insmod: %s: unknown relocation type %u (R_386_*) at 0x%08x\n",
-	       r->modname, r->type, r->place);
-	return -ENOEXEC;
+	return -ENOENT;
 }
 
 const struct module_reloc_ops module_reloc_i386 = {

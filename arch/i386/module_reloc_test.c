@@ -42,7 +42,7 @@ static void test_refused(struct ktest *t)
 {
 	KEXPECT_EQ(t, reloc(0, 0, 0x55, 0x1000), 0);	/* NONE */
 	KEXPECT_EQ(t, module_get32(buf), 0x55);
-	KEXPECT_EQ(t, reloc(254, 0, 0, 0x1000), -ENOEXEC);
+	KEXPECT_EQ(t, reloc(254, 0, 0, 0x1000), -ENOENT);
 }
 
 static const struct ktest_case module_reloc_cases[] = {

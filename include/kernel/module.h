@@ -302,10 +302,11 @@ struct module_reloc_ops {
 	 */
 	u32 (*extra)(const struct elf_file *ef, unsigned int rel_idx);
 	/*
-	 * Applies one relocation of a type patch_size() accepted, with
-	 * the extra space of loc's area. Returns 0, or -ENOEXEC after
+	 * Applies one relocation of a type describe() accepted, with
+	 * the extra space of loc's area. Returns 0, -ENOEXEC after
 	 * printing what is wrong (a target out of reach, an instruction
-	 * that is not of the kind the type patches).
+	 * that is not of the kind the type patches), or -ENOENT for a
+	 * type it does not apply (the loader says so).
 	 */
 	int (*relocate)(const struct module_reloc *r,
 			struct module_arch_space *extra);

@@ -8,8 +8,6 @@
 
 #include <kernel/compiler.h>
 #include <kernel/stacktrace.h>
-/* <asm/unwind.h>: ARCH_FRAME_LAYOUT and the frame steps (arch_*()). */
-#include <asm/unwind.h>
 
 /*
  * Walks the chain from the frame record at fp, a live frame of the
@@ -29,7 +27,7 @@ static inline unsigned long stack_chain_call_site(unsigned long ret)
 {
 	const struct stack_frame frame = { .pc = ret };
 
-	return arch_call_address(&frame);
+	return stack_call_address(&frame);
 }
 
 /*

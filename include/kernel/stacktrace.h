@@ -71,6 +71,33 @@ static inline bool unwind_frame(const struct frame_layout *layout,
 }
 
 /*
+ * <asm/unwind.h>: ARCH_FRAME_LAYOUT, the arch's struct frame_layout,
+ * and ARCH_RETURN_TO_CALL, the bytes from a return address back into
+ * the call instruction it returns from.
+ */
+#include <asm/unwind.h>
+
+/* One step up this arch's chain; see unwind_frame(). */
+static inline bool stack_prev_frame(struct stack_frame *frame,
+				    unsigned long low, unsigned long high)
+{
+	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
+
+	return unwind_frame(&layout, frame, low, high);
+}
+
+/*
+ * The address that names the call site of frame->pc, a return address:
+ * inside the call instruction. The return address itself may already be
+ * in the next function when the call was the last instruction of its
+ * function (a call to a noreturn function).
+ */
+static inline unsigned long stack_call_address(const struct stack_frame *frame)
+{
+	return frame->pc - ARCH_RETURN_TO_CALL;
+}
+
+/*
  * The stack holding addr: [*low, *high). Knows the boot stack; false for
  * an address on no known stack.
  */
@@ -84,7 +111,7 @@ bool stack_bounds_of_current(unsigned long *low, unsigned long *high);
  * is in the function that called save_stack_trace, entry 1 in its
  * caller, and so on, after dropping the first `skip`. Returns how many
  * were stored (at most max). The addresses name the call instructions
- * (see arch_call_address()), ready for %pS.
+ * (see stack_call_address()), ready for %pS.
  */
 unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
 			      unsigned int skip);

@@ -1,24 +1,37 @@
 /*
- * Host tests of both arch unwinders on synthetic stacks: the real
- * <asm/unwind.h> of i386 and of ARM, included here under other names,
- * walking frame records laid out by hand in an array of host words.
+ * Host tests of both arch unwinders on synthetic stacks: the generic
+ * walker of <kernel/stacktrace.h> with the real <asm/unwind.h> layouts
+ * of i386 and of ARM, taken here one after the other, walking frame
+ * records laid out by hand in an array of host words.
  */
 #include <kernel/stacktrace.h>
 #include <kernel/string.h>
 
-#define arch_prev_frame i386_prev_frame
-#define arch_call_address i386_call_address
-#include "../../arch/i386/include/asm/unwind.h"
-#undef arch_prev_frame
-#undef arch_call_address
-#undef ARCH_FRAME_LAYOUT
 #undef ASM_UNWIND_H
+#undef ARCH_FRAME_LAYOUT
+#undef ARCH_RETURN_TO_CALL
+#include "../../arch/i386/include/asm/unwind.h"
+static const struct frame_layout i386_layout = ARCH_FRAME_LAYOUT;
+static const unsigned long i386_return_to_call = ARCH_RETURN_TO_CALL;
 
-#define arch_prev_frame arm_prev_frame
-#define arch_call_address arm_call_address
+#undef ASM_UNWIND_H
+#undef ARCH_FRAME_LAYOUT
+#undef ARCH_RETURN_TO_CALL
 #include "../../arch/arm/include/asm/unwind.h"
-#undef arch_prev_frame
-#undef arch_call_address
+static const struct frame_layout arm_layout = ARCH_FRAME_LAYOUT;
+static const unsigned long arm_return_to_call = ARCH_RETURN_TO_CALL;
+
+static bool i386_prev_frame(struct stack_frame *f, unsigned long low,
+			    unsigned long high)
+{
+	return unwind_frame(&i386_layout, f, low, high);
+}
+
+static bool arm_prev_frame(struct stack_frame *f, unsigned long low,
+			   unsigned long high)
+{
+	return unwind_frame(&arm_layout, f, low, high);
+}
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -208,8 +221,10 @@ static void test_call_address(void **state)
 
 	(void)state;
 	/* x86: inside the call before; ARM: the bl, 4 bytes before. */
-	assert_int_equal(i386_call_address(&f), 0xfff);
-	assert_int_equal(arm_call_address(&f), 0xffc);
+	assert_int_equal(f.pc - i386_return_to_call, 0xfff);
+	assert_int_equal(f.pc - arm_return_to_call, 0xffc);
+	/* The generic step, with the host's layout (one byte, as x86). */
+	assert_int_equal(stack_call_address(&f), 0xfff);
 }
 
 int main(void)

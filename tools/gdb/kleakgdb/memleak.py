@@ -172,7 +172,7 @@ def pending_allocs():
 
 def call_site(ret):
     """The call instruction a return address goes back after, as the
-    kernel's arch_call_address() (arch/<arch>/include/asm/unwind.h) names
+    kernel's stack_call_address() (arch/<arch>/include/asm/unwind.h) names
     it in traces: the bl 4 bytes back on ARM; on i386 a byte back, inside
     the call."""
     return ret - (4 if source.arch_name() == "arm" else 1)

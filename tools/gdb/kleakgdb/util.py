@@ -177,7 +177,7 @@ def source_chain(pc):
     out to the function holding it, as addr2line -i answers (docs/gdb.md):
     the innermost place is the line table's, each outer one the call
     line GDB keeps as the inlined function's line. pc must already be a
-    call site (trace entries are: arch_call_address()). [] if unknown."""
+    call site (trace entries are: stack_call_address()). [] if unknown."""
     sal = gdb.find_pc_line(pc)
     if sal.symtab is None or sal.line <= 0:
         return []

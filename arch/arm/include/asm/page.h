@@ -12,10 +12,7 @@
 #ifndef ASM_PAGE_H
 #define ASM_PAGE_H
 
+/* LOWMEM_LIMIT and the vmalloc window: the 32-bit layout of the picture. */
 #include <asm-generic/page.h>
-
-#define LOWMEM_LIMIT 0xC0000000UL
-#define VMALLOC_START 0xD0000000UL
-#define VMALLOC_END 0xF0000000UL
 
 #endif

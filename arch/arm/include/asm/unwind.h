@@ -20,30 +20,11 @@
 #ifndef ASM_UNWIND_H
 #define ASM_UNWIND_H
 
-#include <kernel/stacktrace.h>
-
 /* The record above, for unwind_frame() and the walker of save_stack_trace(). */
 #define ARCH_FRAME_LAYOUT \
 	{ .saved_fp = -3, .return_address = -1, .below = 3, .above = 1 }
 
-/* One step up the chain; see unwind_frame(). */
-static inline bool arch_prev_frame(struct stack_frame *frame,
-				   unsigned long low, unsigned long high)
-{
-	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
-
-	return unwind_frame(&layout, frame, low, high);
-}
-
-/*
- * The address that names the call site of frame->pc, a return address:
- * in ARM state the bl is the instruction just before it, 4 bytes back.
- * The return address itself may already be in the next function when
- * the bl was the last instruction of its function (a noreturn call).
- */
-static inline unsigned long arch_call_address(const struct stack_frame *frame)
-{
-	return frame->pc - 4;
-}
+/* In ARM state the bl is the instruction just before its return address. */
+#define ARCH_RETURN_TO_CALL 4
 
 #endif

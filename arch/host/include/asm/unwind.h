@@ -8,15 +8,10 @@
 #ifndef ASM_UNWIND_H
 #define ASM_UNWIND_H
 
-#include <kernel/stacktrace.h>
-
 #define ARCH_FRAME_LAYOUT \
 	{ .saved_fp = 0, .return_address = 1, .below = 0, .above = 2 }
 
 /* A return address names its call instruction one byte back. */
-static inline unsigned long arch_call_address(const struct stack_frame *frame)
-{
-	return frame->pc - 1;
-}
+#define ARCH_RETURN_TO_CALL 1
 
 #endif

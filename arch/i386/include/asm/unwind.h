@@ -16,30 +16,11 @@
 #ifndef ASM_UNWIND_H
 #define ASM_UNWIND_H
 
-#include <kernel/stacktrace.h>
-
 /* The record above, for unwind_frame() and the walker of save_stack_trace(). */
 #define ARCH_FRAME_LAYOUT \
 	{ .saved_fp = 0, .return_address = 1, .below = 0, .above = 2 }
 
-/* One step up the chain; see unwind_frame(). */
-static inline bool arch_prev_frame(struct stack_frame *frame,
-				   unsigned long low, unsigned long high)
-{
-	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
-
-	return unwind_frame(&layout, frame, low, high);
-}
-
-/*
- * The address that names the call site of frame->pc, a return address:
- * one byte back lies inside the call instruction. The return address
- * itself may already be in the next function when the call was the
- * last instruction of its function (a call to a noreturn function).
- */
-static inline unsigned long arch_call_address(const struct stack_frame *frame)
-{
-	return frame->pc - 1;
-}
+/* One byte back from a return address lies inside its call instruction. */
+#define ARCH_RETURN_TO_CALL 1
 
 #endif
