@@ -35,9 +35,11 @@ static struct kmem_cache *lt_typed_cache;
 /* Allocation helpers that remember what they made                     */
 
 /*
- * Not inlined: a report's allocation site is the first frame past the
- * allocators, and the tests expect these helpers there, whatever the
- * compiler decides about the scenario that calls them.
+ * A report's allocation site is the first frame past the allocators,
+ * and the tests expect to know it whatever the compiler decides:
+ * lt_kmalloc() is always a frame of its own, by its name (neither
+ * inlined nor cloned), the cache and vmalloc helpers never are (the
+ * scenario that calls them is the site).
  */
 
 static void record(void *p, size_t size, enum leaktest_kind kind,
@@ -56,7 +58,7 @@ static void record(void *p, size_t size, enum leaktest_kind kind,
 	b->expected = expected;
 }
 
-static __noinline void *lt_kmalloc(size_t size, bool expected)
+static __noipa void *lt_kmalloc(size_t size, bool expected)
 {
 	void *p = kzalloc(size, GFP_KERNEL);
 
@@ -64,7 +66,7 @@ static __noinline void *lt_kmalloc(size_t size, bool expected)
 	return p;
 }
 
-static __noinline void *lt_cache_alloc(bool expected)
+static __always_inline void *lt_cache_alloc(bool expected)
 {
 	void *p = NULL;
 
@@ -76,7 +78,7 @@ static __noinline void *lt_cache_alloc(bool expected)
 }
 
 /* A vmalloc block is tracked as its whole pages (as in Linux). */
-static __noinline void *lt_vmalloc(size_t size, bool expected)
+static __always_inline void *lt_vmalloc(size_t size, bool expected)
 {
 	void *p = vzalloc(size);
 

@@ -11,20 +11,13 @@
 #define __weak __attribute__((weak))
 #define __maybe_unused __attribute__((unused))
 #define __noinline __attribute__((noinline))
+/*
+ * Neither inlined nor cloned (no "fn.constprop.0" copies): the function
+ * keeps its name in every backtrace through it.
+ */
+#define __noipa __attribute__((noipa))
 #ifndef __always_inline
 #define __always_inline inline __attribute__((always_inline))
-/*
- * IS_ENABLED(CONFIG_FOO): 1 when CONFIG_FOO is defined as 1 (a "y"
- * option in autoconf.h), else 0, usable in C expressions so that both
- * branches are always compiled.
- */
-#define __is_enabled_probe_1 ,
-#define __is_enabled_second(a, b, ...) b
-#define __is_enabled_expand(...) __is_enabled_second(__VA_ARGS__)
-#define __is_enabled_pick(probe) __is_enabled_expand(probe 1, 0)
-#define __is_enabled(value) __is_enabled_pick(__is_enabled_probe_##value)
-#define IS_ENABLED(option) __is_enabled(option)
-
 #endif
 
 #define likely(x) __builtin_expect(!!(x), 1)

@@ -62,9 +62,9 @@ def check_report(report, want):
 
 def run(k):
     want = {
-        "kzalloc": source_lines_in(LEAKTEST, "static void *lt_kmalloc(",
+        "kzalloc": source_lines_in(LEAKTEST, "static __noipa void *lt_kmalloc(",
                                    "kzalloc(")[0],
-        "zalloc": source_lines_in(LEAKTEST, "static void *lt_cache_alloc(",
+        "zalloc": source_lines_in(LEAKTEST, "static __always_inline void *lt_cache_alloc(",
                                   "kmem_cache_zalloc(")[0],
         "calls": source_lines_in(LEAKTEST, "static void setup_orphans(",
                                  "lt_"),

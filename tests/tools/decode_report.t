@@ -125,7 +125,7 @@ def located(text):
 
 def check_kernel_frames(tap, arch, frames, text):
     leaktest = "mm/leaktest.c"
-    want = lines_in(leaktest, "static void *lt_kmalloc(", "kzalloc(")
+    want = lines_in(leaktest, "static __noipa void *lt_kmalloc(", "kzalloc(")
     got = [(m["file"], int(m["line"])) for m, _ in frames
            if m["func"] == "lt_kmalloc"]
     tap.ok(len(want) == 1 and len(got) == 2 and
@@ -138,7 +138,7 @@ def check_kernel_frames(tap, arch, frames, text):
     tap.ok(len(want) == 6 and set(got) == want and len(got) == 6,
            "%s: the six setup_orphans frames name its six calls, lines %s"
            % (arch, sorted(want)), "got %s\n%s" % (got, text))
-    want = lines_in(leaktest, "static void *lt_cache_alloc(",
+    want = lines_in(leaktest, "static __always_inline void *lt_cache_alloc(",
                     "kmem_cache_zalloc(")
     got = []
     for m, inlined in frames:
