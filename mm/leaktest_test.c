@@ -89,6 +89,24 @@ static void check_nothing_extra(struct ktest *t)
 	}
 }
 
+/*
+ * The scan that is checked, the comparison with the expectation, and
+ * the scenario taken apart (the age it ran with given back).
+ */
+static void check_and_teardown(struct ktest *t,
+			       const struct leaktest_scenario *s,
+			       unsigned long saved_age)
+{
+	KEXPECT(t, scan_into(&after));
+	KEXPECT(t, !before.overflow && !after.overflow);
+	check_expected(t);
+	check_nothing_extra(t);
+	/* Freeing reported blocks would print orphan notices: not here. */
+	memleak_clear_reports();
+	leaktest_teardown(s);
+	memleak.min_age_jiffies = saved_age;
+}
+
 /* Sets a scenario up, scans, compares, takes it apart. */
 static void run_scenario(struct ktest *t, const char *name)
 {
@@ -107,14 +125,7 @@ static void run_scenario(struct ktest *t, const char *name)
 		s->between_scans();
 		memleak_wipe_stack();
 	}
-	KEXPECT(t, scan_into(&after));
-	KEXPECT(t, !before.overflow && !after.overflow);
-	check_expected(t);
-	check_nothing_extra(t);
-	/* Freeing reported blocks would print orphan notices: not here. */
-	memleak_clear_reports();
-	leaktest_teardown(s);
-	memleak.min_age_jiffies = saved_age;
+	check_and_teardown(t, s, saved_age);
 }
 
 #define SCENARIO_CASE(fn, name)                 \
@@ -248,13 +259,7 @@ static void test_percpu(struct ktest *t)
 	check_nothing_extra(t);
 	s->between_scans();
 	memleak_wipe_stack();
-	KEXPECT(t, scan_into(&after));
-	KEXPECT(t, !before.overflow && !after.overflow);
-	check_expected(t);
-	check_nothing_extra(t);
-	memleak_clear_reports();
-	leaktest_teardown(s);
-	memleak.min_age_jiffies = saved_age;
+	check_and_teardown(t, s, saved_age);
 }
 
 /* A reported block that is then freed is not reported again. */
