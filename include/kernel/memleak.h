@@ -148,8 +148,8 @@ void memleak_flush_pending(void);
 /*
  * Runs one scan (reporting nothing) and fills *st with its figures.
  * Returns 0, -EBUSY when another scan runs or the collector is off, or
- * -ENODEV without the collector. Built only for its one user,
- * CONFIG_DEBUG_MMBENCH (in mm/debug/memleak_stats.c).
+ * -ENODEV without the collector (mm/kmemleak/measure.c; its user is
+ * 'mmbench scan').
  */
 int memleak_scan_measured(struct memleak_scan_stats *st);
 /*

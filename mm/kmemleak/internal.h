@@ -19,6 +19,7 @@
  *   report.c      printing blocks and suspects
  *   command.c     the 'memleak' shell command
  *   thread.c      background scans
+ *   measure.c     one scan and its cost, for 'mmbench scan'
  */
 #ifndef MM_KMEMLEAK_INTERNAL_H
 #define MM_KMEMLEAK_INTERNAL_H

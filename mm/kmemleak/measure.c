@@ -1,13 +1,13 @@
 /*
  * memleak_scan_measured() (<kernel/memleak.h>): one scan and what it
- * cost, for 'mmbench scan'. The one place outside mm/kmemleak/ that
- * reads the collector's private state, so that the debug commands use
- * only its public header; it belongs in mm/kmemleak/ once the
- * collector's rewrite lands there. Figures are copied under
- * memleak_lock (memleak_enter()), as the collector writes them.
+ * cost, for 'mmbench scan' (mm/debug/), which uses only the collector's
+ * public header.
+ *
+ * Locking: the figures are copied under memleak_lock (memleak_enter()),
+ * as the collector writes them.
  */
 #include <kernel/memleak.h>
-#include "../kmemleak/internal.h"
+#include "internal.h"
 
 int memleak_scan_measured(struct memleak_scan_stats *st)
 {
