@@ -33,6 +33,12 @@ static int scan_thread_fn(void *arg)
 		if (memleak.nr_new)
 			printk("memleak: %lu new suspected memory leaks "
 			       "(run 'memleak' to list them)\n", memleak.nr_new);
+		/*
+		 * The scan left block addresses in this stack's dead slots;
+		 * the frames of the wait will lie there, and the next scan
+		 * (another thread's, too) reads them live: wipe them first.
+		 */
+		memleak_wipe_stack();
 	}
 	return 0;
 }
