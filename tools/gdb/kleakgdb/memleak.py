@@ -254,6 +254,52 @@ def digest_lines(blocks, cache=None):
                                          key=lambda kv: -kv[1][1])]
 
 
+FINDING_KINDS = ("type mismatch", "pointer into a block", "dangling pointer")
+
+
+def type_finding_lines(cache=None):
+    """The pointer findings of the last scan (mm/kmemleak/types.c), in
+    the kernel's format, with file:line in every frame."""
+    try:
+        findings = gdb.parse_and_eval("'types.c'::findings")
+        nr = int(gdb.parse_and_eval("'types.c'::nr_findings"))
+    except gdb.error:
+        return []       # a kernel without typed blocks
+    lines = []
+    for i in range(nr):
+        f = findings[i]
+        kind = int(f["kind"])
+        field = f["field"].dereference()
+        name = "%s.%s" % (f["owner_type"]["name"].string(), field["name"].string())
+        if int(field["kind"]) == int(gdb.parse_and_eval("MEMLEAK_FIELD_LIST")):
+            name += ".next" if int(f["word"]) % 2 == 0 else ".prev"
+        where = ulong(f["owner"]) + int(field["offset"]) + int(f["word"]) * word_size()
+        value, target = ulong(f["value"]), ulong(f["target"])
+        expected = field["target"]["name"].string()
+        line = "memleak: %s: %s at 0x%08x -> " % (FINDING_KINDS[kind], name, where)
+        if kind == 2:
+            line += "freed object 0x%08x (%s expected)" % (value, expected)
+        elif kind == 0:
+            line += "%s 0x%08x+0x%x (size %d; %s expected)" % (
+                f["target_type"]["name"].string(), target, value - target,
+                int(f["target_size"]), expected)
+        else:
+            line += "0x%08x, inside %s 0x%08x (size %d) at +0x%x" % (
+                value, f["target_type"]["name"].string(), target,
+                int(f["target_size"]), value - target)
+        lines.append(line)
+        lines.append("  in %s 0x%08x (size %d)" % (
+            f["owner_type"]["name"].string(), ulong(f["owner"]), int(f["owner_size"])))
+        for what, key in (("its backtrace", "owner_trace"),
+                          ("the target's backtrace", "target_trace")):
+            addr = ulong(f[key])
+            if addr:
+                lines.append("  %s:" % what)
+                lines += [l for pc in read_trace(addr)["entries"]
+                          for l in frame_lines(pc)]
+    return lines
+
+
 def summary_line(digest=()):
     """The shell's summary: counts, tiers, the digest's lines when given,
     and the counts of blocks left out as suppressed or young."""
@@ -277,6 +323,11 @@ def summary_line(digest=()):
         min_age_ms = ulong(s["min_age_jiffies"]) * 1000 // source.hz()
         line += "\nmemleak: %d blocks younger than %d ms not reported " \
             "(memleak age=MS)" % (young, min_age_ms)
+    findings = ulong(s["nr_type_findings"])
+    if findings:
+        line += "\nmemleak: %d pointer%s of typed blocks point%s where their " \
+            "type forbids" % (findings, "" if findings == 1 else "s",
+                              "s" if findings == 1 else "")
     return line
 
 
@@ -287,8 +338,9 @@ Usage: memleak-scan [--kernel]
 
 Calls memleak_scan() on the stopped CPU (it must be at a safe stop: see
 kleak-stop), then prints every suspected leak in the format of the
-shell's 'memleak' (Linux's kmemleak format) from the block list, and
-the summary line. With --kernel, the kernel's own 'memleak' command runs
+shell's 'memleak' (Linux's kmemleak format) from the block list, the
+pointers typed blocks should not hold (mm/kmemleak/types.c), and the
+summary line. With --kernel, the kernel's own 'memleak' command runs
 instead (shell_run_line) and prints on the kernel console; its output
 is shown here when kleak-console-log names the console log."""
 
@@ -313,6 +365,8 @@ is shown here when kleak-console-log names the console log."""
         found = list(suspects())
         for b in found:
             print("\n".join(report_lines(b, cache)))
+        for line in type_finding_lines(cache):
+            print(line)
         print(summary_line(digest_lines(found, cache)))
 
 
