@@ -26,6 +26,7 @@
 #define FANOUT 4
 #define REPEATS 5
 #define BENCH "memleak scan (host)"
+#include "bench.h"
 
 static unsigned long root;
 
@@ -39,20 +40,6 @@ static void **blocks;
 static size_t *sizes;
 static volatile unsigned long sink;
 
-static void die(const char *what)
-{
-	printf("row\t%s\t%s\t-\t-\t-\t-\n", BENCH, what);
-	exit(1);
-}
-
-/* xorshift64*: the same graph on every run. */
-static unsigned long next_rand(unsigned long *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717UL;
-}
 
 /*
  * Block i of the tree has children FANOUT*i+1.. in its first words; the

@@ -32,6 +32,7 @@
 #define PAYLOAD 13
 #define REPEATS 5
 #define BENCH "memleak typed scan (host)"
+#include "bench.h"
 
 struct bench_node {
 	struct bench_node *left, *right;
@@ -55,20 +56,6 @@ MEMLEAK_ROOT("bench root", scan_bench_root);
 
 static volatile unsigned long sink;
 
-static void die(const char *what)
-{
-	printf("row\t%s\t%s\t-\t-\t-\t-\n", BENCH, what);
-	exit(1);
-}
-
-/* xorshift64*: the same heap on every run. */
-static unsigned long next_rand(unsigned long *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717UL;
-}
 
 /* Every node. */
 static struct bench_node **nodes;
