@@ -20,24 +20,11 @@
 #include <kernel/alloc_entry.h>
 #include <kernel/memblock.h>
 #include <kernel/kernel.h>
-#include <kernel/memleak_type.h>
 #include <kernel/printk.h>
 #include <kernel/spinlock.h>
 #include <kernel/string.h>
 
 struct page *mem_map;
-
-/*
- * What the leak collector reads of the page array, one of its roots
- * (<kernel/memleak_type.h>): the list links and the slab words; the
- * counters and flags are numbers, memleak_index the collector's own.
- */
-MEMLEAK_TYPE(page,
-	     MEMLEAK_DATA_TO(flags, refcount),
-	     MEMLEAK_ANY(lru),
-	     MEMLEAK_ANY(slab_cache),
-	     MEMLEAK_ANY(freelist),
-	     MEMLEAK_DATA(memleak_index));
 unsigned long min_pfn, max_pfn;
 
 struct free_area {

@@ -126,13 +126,6 @@ extern const struct memleak_root __start_memleak_roots[];
 extern const struct memleak_root __stop_memleak_roots[];
 
 void memleak_scan_range(const void *start, const void *end);
-/*
- * The same for an array of count objects of a described struct
- * (<kernel/memleak_type.h>): only the fields that may hold pointers are
- * read, as in a typed block (all of it with 'memleak typed=off').
- */
-void memleak_scan_typed_range(const void *start, size_t count,
-			      const struct memleak_type *type);
 
 void memleak_init(void);
 
@@ -210,11 +203,6 @@ static inline void memleak_scan_area(const void *ptr, unsigned long offset,
 static inline void memleak_scan_range(const void *start, const void *end)
 {
 	(void)start, (void)end;
-}
-static inline void memleak_scan_typed_range(const void *start, size_t count,
-					    const struct memleak_type *type)
-{
-	(void)start, (void)count, (void)type;
 }
 static inline void memleak_init(void) { }
 #define memleak_nr_free_pages() nr_free_pages()

@@ -175,7 +175,7 @@ static int cmd_stats(int argc, char **argv)
 	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);
 	printk("bytes scanned:  %lu (last scan): %lu precisely (typed blocks' "
 	       "pointer fields), %lu conservatively; %lu bytes of typed "
-	       "data skipped (blocks, the page array); typed scanning %s\n",
+	       "blocks' data skipped; typed scanning %s\n",
 	       memleak.bytes_scanned, memleak.bytes_precise,
 	       memleak.bytes_scanned - memleak.bytes_precise,
 	       memleak.bytes_skipped, memleak.typed ? "on" : "off");

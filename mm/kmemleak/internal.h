@@ -287,16 +287,6 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 			      const struct memleak_type *type,
 			      unsigned long *flags);
 /*
- * For typed roots (scan.c): visit(start, end, ctx) for each field of
- * the object at obj that may hold a pointer; the others are counted as
- * skipped.
- */
-void memleak_for_each_pointer_field(unsigned long obj,
-				    const struct memleak_type *type,
-				    void (*visit)(unsigned long start,
-						  unsigned long end, void *ctx),
-				    void *ctx);
-/*
  * Type findings: forgotten at the start of each scan; confirmed (or
  * dropped) at its end, no lock held, the logs flushed; printed by
  * 'memleak' after the leaks. memleak_print_type_findings() returns how

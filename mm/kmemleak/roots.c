@@ -8,7 +8,6 @@
  * registers its own roots.
  */
 #include <kernel/memleak.h>
-#include <kernel/memleak_type.h>
 #include <kernel/kallsyms.h>
 #include <kernel/mm.h>
 #include <kernel/percpu.h>
@@ -32,13 +31,9 @@ static void scan_data_and_bss(void)
 }
 MEMLEAK_ROOT("data and bss", scan_data_and_bss);
 
-MEMLEAK_DECLARE_TYPE(page);
-
-/* Read by its type: a third of each struct page holds no pointer. */
 static void scan_page_array(void)
 {
-	memleak_scan_typed_range(mem_map, max_pfn - min_pfn,
-				 MEMLEAK_TYPE_OF(page));
+	memleak_scan_range(mem_map, mem_map + (max_pfn - min_pfn));
 }
 MEMLEAK_ROOT("page array", scan_page_array);
 

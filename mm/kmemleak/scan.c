@@ -298,42 +298,6 @@ void memleak_scan_range(const void *start, const void *end)
 	scan_unlock(flags);
 }
 
-static void scan_root_field(unsigned long start, unsigned long end, void *ctx)
-{
-	scan_range_locked(start, end, NULL, ctx);
-}
-
-static void visit_root_field(unsigned long start, unsigned long end, void *ctx)
-{
-	(void)ctx;
-	root_visit(start, end, root_name, root_ctx);
-}
-
-void memleak_scan_typed_range(const void *start, size_t count,
-			      const struct memleak_type *type)
-{
-	unsigned long obj = (unsigned long)start, flags;
-
-	if (!start || !count || !type)
-		return;
-	if (!memleak.typed) {
-		memleak_scan_range(start, (const char *)start +
-						  count * type->size);
-		return;
-	}
-	if (root_visit) {
-		for (size_t i = 0; i < count; i++, obj += type->size)
-			memleak_for_each_pointer_field(obj, type,
-						       visit_root_field, NULL);
-		return;
-	}
-	scan_lock(&flags);
-	for (size_t i = 0; i < count; i++, obj += type->size)
-		memleak_for_each_pointer_field(obj, type, scan_root_field,
-					       &flags);
-	scan_unlock(flags);
-}
-
 /*
  * A gray block's scan areas, its pointer fields (a typed block:
  * types.c), or all of it; memleak_lock held.

@@ -262,22 +262,6 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 				  flags);
 }
 
-void memleak_for_each_pointer_field(unsigned long obj,
-				    const struct memleak_type *type,
-				    void (*visit)(unsigned long start,
-						  unsigned long end, void *ctx),
-				    void *ctx)
-{
-	for (unsigned int i = 0; i < type->nr_fields; i++) {
-		const struct memleak_field *f = &type->fields[i];
-
-		if (f->kind != MEMLEAK_FIELD_DATA)
-			visit(obj + f->offset, obj + f->offset + f->size, ctx);
-		else if (!memleak.confirming)
-			memleak.bytes_skipped += f->size;
-	}
-}
-
 /* ------------------------------------------------------------------ */
 /* Confirming and printing                                             */
 
