@@ -227,6 +227,15 @@ struct memleak_state {
 extern struct memleak_state memleak;
 extern struct spinlock memleak_lock;
 
+/* Read for every gray block: inline. See types.c. */
+static inline const struct memleak_type *
+memleak_block_type(const struct memleak_block *b)
+{
+	if (!b->type || !memleak.typed)
+		return NULL;
+	return &__start_memleak_types[b->type - 1];
+}
+
 /*
  * Whether value lies within the bounds of every block tracked so far:
  * small numbers, text addresses... do not, and need no index lookup.
@@ -282,7 +291,6 @@ u8 memleak_type_id(const struct memleak_type *type, size_t size);
  * graph.c).
  */
 bool memleak_reads_word(const struct memleak_block *b, unsigned long offset);
-const struct memleak_type *memleak_block_type(const struct memleak_block *b);
 bool memleak_scan_typed_block(struct memleak_block *b,
 			      const struct memleak_type *type,
 			      unsigned long *flags);

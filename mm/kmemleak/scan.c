@@ -34,7 +34,8 @@
  * blocks that were not confirmed before.
  *
  * Memory is scanned with memleak_lock held and interrupts off for at
- * most SCAN_BUDGET words at a time, across as many small blocks as fit,
+ * most SCAN_BUDGET words at a time (each gray block also costs
+ * BLOCK_WORDS of it), across as many small blocks as fit,
  * and the block list walked in batches of WALK_BATCH blocks (scan_lock(),
  * which also times the window); in between other CPUs may allocate and
  * free. A block freed meanwhile loses MEMLEAK_ALLOCATED and is skipped;
@@ -53,6 +54,14 @@
 
 /* Words read per IRQ-off window: 4 KiB on 32-bit machines. */
 #define SCAN_BUDGET 1024
+/*
+ * What the fixed work of one gray block (taking it from the queue, its
+ * metadata, its type) costs the window, in words: about what reading
+ * 32 words costs. Without it, a run of blocks with few words to read
+ * (small ones, typed ones) would hold interrupts off for hundreds of
+ * blocks in one window.
+ */
+#define BLOCK_WORDS 32
 /* How far ahead in the gray queue the next blocks are prefetched. */
 #define PREFETCH_AHEAD 4
 
@@ -342,6 +351,17 @@ static void prefetch_ahead(void)
 		__builtin_prefetch((const void *)READ_ONCE(near->start));
 }
 
+/* A gray block's fixed cost to the window; a new window when spent. */
+static void charge_block(unsigned long *flags)
+{
+	if (budget > BLOCK_WORDS) {
+		budget -= BLOCK_WORDS;
+		return;
+	}
+	scan_unlock(*flags);
+	scan_lock(flags);
+}
+
 /* Scans gray blocks until none is left (scanning may add more). */
 static void drain_gray_list(void)
 {
@@ -351,6 +371,7 @@ static void drain_gray_list(void)
 	scan_lock(&flags);
 	while ((b = memleak_queue_pop(&gray))) {
 		prefetch_ahead();
+		charge_block(&flags);
 		/* It gained a reference: once white again, confirm it again. */
 		b->flags &= ~MEMLEAK_CONFIRMED;
 		if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b))

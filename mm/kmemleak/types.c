@@ -56,11 +56,6 @@ static const struct memleak_type *type_of_id(u8 id)
 	return &__start_memleak_types[id - 1];
 }
 
-const struct memleak_type *memleak_block_type(const struct memleak_block *b)
-{
-	return type_of_id(b->type);
-}
-
 bool memleak_reads_word(const struct memleak_block *b, unsigned long offset)
 {
 	const struct memleak_type *type = memleak_block_type(b);
