@@ -44,6 +44,20 @@ static inline int memleak_test_setup(void **state)
 }
 
 /*
+ * Each test frees what it tracked; the collector stays enabled and
+ * leaves interrupts as it found them.
+ */
+static inline int memleak_test_teardown(void **state)
+{
+	(void)state;
+	memleak_flush_pending();
+	assert_true(memleak.enabled);
+	assert_int_equal(memleak.nr_blocks, 0);
+	assert_int_equal(host_irqs_off, 0);
+	return 0;
+}
+
+/*
  * A block of size zeroed bytes, tracked with min_count references
  * needed. It waits in this CPU's log of recent allocations until
  * something reads the blocks (a scan, dump, stats, an annotation).

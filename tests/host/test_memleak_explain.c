@@ -74,16 +74,6 @@ static unsigned long no_marks_left(void)
 	return n;
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	memleak_flush_pending();
-	assert_true(memleak.enabled);
-	assert_int_equal(memleak.nr_blocks, 0);
-	assert_int_equal(host_irqs_off, 0);
-	return 0;
-}
-
 /*
  * roots[3] -> a (start), a+0x10 -> b's node (an alias), b+0 -> c, and a
  * longer way to c through d: why takes the shortest, refs names all.
@@ -230,15 +220,16 @@ static void test_bad_input(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_chain, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_chain, memleak_test_setup,
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_suspects, memleak_test_setup,
-						teardown),
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_not_leak_root, memleak_test_setup,
-						teardown),
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_long_path, memleak_test_setup,
-						teardown),
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, memleak_test_setup,
-						teardown),
+						memleak_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);

@@ -60,16 +60,6 @@ static void expect_edge(const void *from, const void *to, unsigned long off)
 		    (unsigned long)from, (unsigned long)to, off);
 }
 
-static int teardown(void **state)
-{
-	(void)state;
-	memleak_flush_pending();
-	assert_true(memleak.enabled);
-	assert_int_equal(memleak.nr_blocks, 0);
-	assert_int_equal(host_irqs_off, 0);
-	return 0;
-}
-
 /*
  * a -> b at +0x8 and +0x10, b -> c; while r is reachable from a root,
  * c is too, and b's pointer to it is no edge: only suspects are drawn.
@@ -195,15 +185,15 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_exact, memleak_test_setup,
-						teardown),
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_edge_bound,
-						memleak_test_setup, teardown),
+						memleak_test_setup, memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_node_bound,
-						memleak_test_setup, teardown),
+						memleak_test_setup, memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_holder, memleak_test_setup,
-						teardown),
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input,
-						memleak_test_setup, teardown),
+						memleak_test_setup, memleak_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);

@@ -76,14 +76,11 @@ static void scan(void)
 	assert_int_equal(memleak_scan(), 0);
 }
 
+/* Typed scanning back on for the next test. */
 static int teardown(void **state)
 {
-	(void)state;
 	memleak.typed = true;
-	memleak_flush_pending();
-	assert_true(memleak.enabled);
-	assert_int_equal(memleak.nr_blocks, 0);
-	return 0;
+	return memleak_test_teardown(state);
 }
 
 /* An address in a data field keeps nothing alive, unless typed=off. */
