@@ -31,10 +31,10 @@ extern char __kernel_start[], __kernel_end[];
 extern char __init_begin[], __init_end[];
 
 /*
- * 28 bytes on 32-bit machines (48 on a 64-bit host): 0.7% of RAM.
+ * 24 bytes on 32-bit machines (40 on a 64-bit host): 0.6% of RAM.
  * Pages inside a block (all but the first) carry no state of their
- * own, except slab pages, which point back at their first page, and
- * memleak_index, the leak collector's, on every page.
+ * own, except slab pages, which point back at their first page. (The
+ * leak collector keeps its own table of pages: mm/kmemleak/index.c.)
  */
 struct page {
 	unsigned short flags;		/* PG_* */
@@ -49,11 +49,6 @@ struct page {
 		};
 		struct page *head;	/* other slab pages: the first one */
 	};
-	/*
-	 * Where the leak collector finds the blocks tracked in this page
-	 * (mm/kmemleak/index.c); only it writes this, with its lock held.
-	 */
-	void *memleak_index;
 };
 
 /*

@@ -66,8 +66,10 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 		for (; p < end; p++) {
 			struct memleak_block *t;
 
+			/* Most words point to reachable blocks: marked. */
 			if (!memleak_in_bounds(*p) ||
-			    !memleak_reads_word(s, (unsigned long)p - s->start))
+			    !memleak_reads_word(s, (unsigned long)p - s->start) ||
+			    memleak_index_marked(*p))
 				continue;
 			t = memleak_lookup_block(*p);
 

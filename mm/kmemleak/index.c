@@ -2,16 +2,25 @@
  * The leak collector's index: from any address to the tracked block that
  * holds it, the question the scan asks of every word that might be a
  * pointer. It follows the allocator's own geometry instead of keeping a
- * tree of every block address:
+ * tree of every block address (docs/memleak.md, "The index"):
  *
- *   word --pfn--> struct page --memleak_index--> slab's slot array
- *        --(word - base) * reciprocal--> slot --> block
+ *   word --pfn--> page entry --shape--> slot = (word - slab) * reciprocal
+ *                     |                   |
+ *                     |                   +--> mark and simple bits
+ *                     |                        (two dense bit pools)
+ *                     +--> the slab's slot array --> block (cold)
  *
- * A slab object is found in three dependent loads (the page's field, the
- * slot array's header and its slot, usually on one cache line), then the
- * block itself. Each slab with tracked objects has a slot array, made
- * when its first object is tracked and freed when its last one goes;
- * every page of the slab points to it.
+ * The scan's question, "is this word the first reference to an unmarked
+ * block?", is answered from three small tables that stay in the cache
+ * on any heap: an 8- or 16-byte entry per page of RAM, the shapes of the
+ * slab caches (a few dozen), and one mark bit and one "simple" bit per
+ * slot of a slab holding tracked objects. Only a word that is none of
+ * that (inside a block, a block needing several references) reads the
+ * slab's slot array and the block.
+ *
+ * Each slab with tracked objects has a slot array (the block in each
+ * slot, and its type byte) and a run of words in both bit pools, made
+ * when its first object is tracked and given back with its last one.
  *
  * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
  * thread stacks, modules, the boot allocator's tables, and anything a
@@ -19,12 +28,11 @@
  * tree keyed by the page number of their start, each entry the list of
  * blocks starting in that page, in address order; the pages of the
  * linear map they cover are marked IN_TREE, so that a word pointing into
- * any other page of RAM is dismissed by its struct page alone.
+ * any other page of RAM is dismissed by its page entry alone.
  *
- * Locking: memleak_lock, for every function here and for the pages'
- * memleak_index fields. A slot array exists only while its slab holds a
- * tracked (so allocated) object, so the slab cannot be given back while
- * the scan reads it.
+ * Locking: memleak_lock, for every function here. A slot array exists
+ * only while its slab holds a tracked (so allocated) object, so the slab
+ * cannot be given back while the scan reads it.
  */
 #include <kernel/memleak.h>
 #include <kernel/bitops.h>
@@ -37,82 +45,84 @@
 #include "internal.h"
 
 /*
- * One slab's tracked objects: two bits per slot, then the block (or
- * NULL) in each slot (slots_of()). Every load of the scan's lookup is a
- * cache miss on a random heap, so the bits, beside the header, answer
- * the common questions without reading the slot or the block:
+ * What a slab of some cache looks like: slabs are aligned to their size,
+ * so a slab's first slot is any of its addresses masked. Caches of the
+ * same geometry share one shape.
+ */
+struct slab_shape {
+	unsigned long mask;		/* ~(bytes of a slab - 1) */
+	unsigned int size;		/* bytes per slot */
+	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
+	unsigned int obj_offset;	/* of the object in its slot */
+	unsigned int nr_slots;
+	unsigned int nr_pages;
+};
+
+/* Shape 0 is none: the page holds no tracked slab object. */
+#define MAX_SHAPES 256
+static struct slab_shape shapes[MAX_SHAPES] __memleak_noscan;
+static unsigned int nr_shapes = 1;
+
+/* A page's entry: where its tracked blocks are found. */
+struct page_entry {
+	void *index;		/* NULL, IN_TREE or the slab's slot array */
+	u32 first_word;		/* the slab's run in the bit pools */
+	u32 shape;		/* 0 unless index is a slot array */
+};
+
+/* index when blocks outside slabs cover (part of) the page. */
+#define IN_TREE ((void *)1)
+
+/* One entry per page frame of RAM, pfn min_pfn first. */
+static struct page_entry *page_entries;
+static unsigned int page_entries_order;
+
+/*
+ * One slab's tracked objects, read only off the scan's fast path: the
+ * block in each slot (or NULL), after a byte per slot for its type id
+ * (types.c), so that the scan's pointer checks learn what a typed
+ * pointer points to without reading the block (memleak_index_peek()).
+ */
+struct slab_slots {
+	unsigned long base;		/* the slab's first slot */
+	u32 shape;
+	u32 first_word;			/* its run in the bit pools */
+	unsigned int nr_used;		/* slots holding a block */
+	u8 types[] __aligned(sizeof(void *));	/* then the slots: slots_of() */
+};
+
+/*
+ * The bit pools: in each, a slab's run of words holds a bit per slot.
  *
- *   mark    the scan has found this block gray or black: a word
+ *   mark    the running scan has found this block gray or black: a word
  *           pointing to it changes nothing (most blocks are pointed to
- *           more than once);
+ *           more than once). The next scan starts by clearing the pool
+ *           (memleak_index_clear_marks()).
  *   simple  the block is its slot's object (it starts where the object
  *           does) and one reference turns it gray (min_count 1, not
  *           ignored): a word equal to the object's address is the
  *           block's first reference, gray without reading the block
  *           (memleak_index_scan_lookup()).
  *
- * After the bits, a byte per slot: the block's type id (types.c), so
- * that the scan's pointer checks learn what a typed pointer points to
- * without reading the slot or the block (memleak_index_peek()).
- * The slots come last.
- *
- * Marks belong to one scan, its epoch (memleak_index_new_epoch()): an
- * array whose epoch is older has no valid marks, and is cleared the
- * first time this scan marks in it, so that starting a scan does not
- * walk every array.
+ * Runs are a power of two of words long, from a free list per length
+ * (linked through the simple pool, which is never cleared whole) or
+ * from the end of the pools, which double when full. Bit patterns, no
+ * pointers: the pools are pages the scan never reads as roots.
  */
-struct slab_slots {
-	unsigned long base;		/* the slab's first slot */
-	unsigned int size;		/* bytes per slot */
-	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
-	unsigned int obj_offset;	/* of the object in its slot */
-	unsigned int nr_slots;
-	u32 epoch;			/* of the scan the marks belong to */
-	unsigned int nr_pages;
-	unsigned int nr_used;		/* slots holding a block */
-	unsigned long bits[];		/* marks, then simple: bitmap_longs() each */
-};
+#define RUN_ORDERS 16
+static unsigned long *mark_pool, *simple_pool;
+static unsigned long pool_words;	/* each pool's capacity */
+static unsigned long pool_end;		/* words handed out so far */
+static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
 
-static unsigned int bitmap_longs(const struct slab_slots *s)
+static unsigned int order_of_words(unsigned int words)
 {
-	return BITS_TO_LONGS(s->nr_slots);
+	unsigned int order = 0;
+
+	while ((1u << order) < words)
+		order++;
+	return order;
 }
-
-static unsigned long *marks_of(struct slab_slots *s)
-{
-	return s->bits;
-}
-
-static unsigned long *simple_of(struct slab_slots *s)
-{
-	return s->bits + bitmap_longs(s);
-}
-
-/* The type bytes, beside the bitmaps: a peek need not read a slot. */
-static u8 *types_of(struct slab_slots *s)
-{
-	return (u8 *)(s->bits + 2 * bitmap_longs(s));
-}
-
-static unsigned int types_longs(unsigned int nr_slots)
-{
-	return DIV_ROUND_UP(nr_slots, sizeof(long));
-}
-
-static struct memleak_block **slots_of(struct slab_slots *s)
-{
-	return (struct memleak_block **)(s->bits + 2 * bitmap_longs(s) +
-					 types_longs(s->nr_slots));
-}
-
-/* The running scan's epoch (0: none has started yet). */
-static u32 mark_epoch;
-
-/* A page's memleak_index when blocks outside slabs cover (part of) it. */
-#define IN_TREE ((void *)1)
-
-/* Blocks outside slabs, keyed by the page number of their start. */
-static struct radix_tree_root block_tree;
 
 /*
  * Slot arrays come from the collector's own caches, one per power of two
@@ -125,28 +135,30 @@ static struct kmem_cache *slots_cache[MAX_SLOTS_SHIFT + 1];
 
 static unsigned int slots_shift(unsigned int nr_slots)
 {
-	unsigned int shift = 0;
-
-	while ((1u << shift) < nr_slots)
-		shift++;
-	return shift;
+	return order_of_words(nr_slots);
 }
 
-/*
- * The header, the two bitmaps, the types and the slots (the layout of
- * types_of() and slots_of()).
- */
+/* The header, the type bytes and the slots (see slots_of()). */
 static size_t slots_bytes(unsigned int nr_slots)
 {
-	return sizeof(struct slab_slots) +
-	       (2 * BITS_TO_LONGS(nr_slots) + types_longs(nr_slots)) *
-		       sizeof(long) +
+	return sizeof(struct slab_slots) + ALIGN(nr_slots, sizeof(void *)) +
 	       nr_slots * sizeof(struct memleak_block *);
+}
+
+static struct memleak_block **slots_of(struct slab_slots *s)
+{
+	unsigned int nr_slots = shapes[s->shape].nr_slots;
+
+	return (struct memleak_block **)(s->types +
+					 ALIGN(nr_slots, sizeof(void *)));
 }
 
 /* The tree's nodes: a cache of ours too, with spares for a whole path. */
 static struct kmem_cache *node_cache;
 #define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
+
+/* Blocks outside slabs, keyed by the page number of their start. */
+static struct radix_tree_root block_tree;
 
 static void *alloc_tree_node(void *ctx)
 {
@@ -160,9 +172,29 @@ static void free_tree_node(void *node, void *ctx)
 	kmem_cache_free(node_cache, node);
 }
 
+/* Whole pages, untracked: the collector's own (memleak_lock held). */
+static void *alloc_table(unsigned int order)
+{
+	struct page *page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order);
+
+	return page ? page_address(page) : NULL;
+}
+
+static void free_table(void *table, unsigned int order)
+{
+	if (table)
+		__free_pages(virt_to_page(table), order);
+}
+
+static unsigned int pool_order(unsigned long words)
+{
+	return get_order(words * sizeof(long));
+}
 
 int memleak_index_init(void)
 {
+	unsigned long nr_pages = max_pfn - min_pfn;
+
 	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++) {
 		char name[SLAB_NAME_LEN];
 
@@ -177,6 +209,11 @@ int memleak_index_init(void)
 				       SLAB_NOLEAKTRACE, NULL);
 	if (!node_cache)
 		return -ENOMEM;
+	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
+	page_entries = alloc_table(page_entries_order);
+	if (!page_entries)
+		return -ENOMEM;
+	memset(page_entries, 0, nr_pages * sizeof(struct page_entry));
 	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
 	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
 	return 0;
@@ -188,6 +225,10 @@ unsigned long memleak_index_pages(void)
 
 	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
 		pages += memleak_cache_pages(slots_cache[i]);
+	if (page_entries)
+		pages += 1ul << page_entries_order;
+	if (pool_words)
+		pages += 2ul << pool_order(pool_words);
 	return pages;
 }
 
@@ -202,108 +243,241 @@ static unsigned long block_end(const struct memleak_block *b)
 	return b->start + (b->size ? b->size : 1);
 }
 
+/* The entry of the page holding addr, or NULL outside RAM. */
+static struct page_entry *entry_of(unsigned long addr)
+{
+	if (!virt_addr_valid((void *)addr))
+		return NULL;
+	return &page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
+}
+
+/* ------------------------------------------------------------------ */
+/* The bit pools                                                       */
+
+/* Both pools twice as large (at least words more), or false. */
+static bool grow_pools(unsigned long words)
+{
+	unsigned long n = max(pool_words * 2, (unsigned long)PAGE_SIZE / sizeof(long));
+	unsigned long *marks, *simple;
+
+	while (n < pool_end + words)
+		n *= 2;
+	marks = alloc_table(pool_order(n));
+	simple = alloc_table(pool_order(n));
+	if (!marks || !simple) {
+		free_table(marks, pool_order(n));
+		free_table(simple, pool_order(n));
+		return false;
+	}
+	if (pool_words) {
+		memcpy(marks, mark_pool, pool_end * sizeof(long));
+		memcpy(simple, simple_pool, pool_end * sizeof(long));
+		free_table(mark_pool, pool_order(pool_words));
+		free_table(simple_pool, pool_order(pool_words));
+	}
+	mark_pool = marks;
+	simple_pool = simple;
+	pool_words = n;
+	return true;
+}
+
+/* A run of words bits in both pools, cleared; false when out of memory. */
+static bool alloc_run(unsigned int words, u32 *first)
+{
+	unsigned int order = order_of_words(words);
+
+	if (order >= RUN_ORDERS)
+		return false;
+	if (free_runs[order]) {
+		*first = free_runs[order] - 1;
+		free_runs[order] = (u32)simple_pool[*first];
+	} else {
+		if (pool_end + (1u << order) > pool_words &&
+		    !grow_pools(1u << order))
+			return false;
+		*first = (u32)pool_end;
+		pool_end += 1u << order;
+	}
+	memset(&mark_pool[*first], 0, (1u << order) * sizeof(long));
+	memset(&simple_pool[*first], 0, (1u << order) * sizeof(long));
+	return true;
+}
+
+static void free_run(u32 first, unsigned int words)
+{
+	unsigned int order = order_of_words(words);
+
+	simple_pool[first] = free_runs[order];
+	free_runs[order] = first + 1;
+}
+
+unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
+{
+	unsigned long n = min(words, pool_end - min(from, pool_end));
+
+	if (!n)
+		return 0;
+	memset(&mark_pool[from], 0, n * sizeof(long));
+	from += n;
+	return from < pool_end ? from : 0;
+}
+
+void memleak_index_new_epoch(void)
+{
+	unsigned long from = 0;
+
+	while ((from = memleak_index_clear_marks(from, pool_end)))
+		;
+}
+
+static bool same_shape(const struct slab_shape *a, const struct slab_shape *b)
+{
+	return a->mask == b->mask && a->size == b->size &&
+	       a->reciprocal == b->reciprocal &&
+	       a->obj_offset == b->obj_offset && a->nr_slots == b->nr_slots;
+}
+
+/* The shape of slabs of geometry g, added if new; 0 when full. */
+static u32 shape_of(const struct slab_geometry *g)
+{
+	struct slab_shape sh = {
+		.mask = ~((unsigned long)g->nr_pages * PAGE_SIZE - 1),
+		.size = g->size,
+		.reciprocal = g->reciprocal,
+		.obj_offset = g->obj_offset,
+		.nr_slots = g->nr_slots,
+		.nr_pages = g->nr_pages,
+	};
+
+	for (u32 i = 1; i < nr_shapes; i++)
+		if (same_shape(&shapes[i], &sh))
+			return i;
+	if (nr_shapes == MAX_SHAPES)
+		return 0;
+	shapes[nr_shapes] = sh;
+	return nr_shapes++;
+}
+
 /* ------------------------------------------------------------------ */
 /* Slab objects: slot arithmetic                                       */
 
-static unsigned int slot_number(const struct slab_slots *s, unsigned long addr)
+static unsigned int slot_number(const struct slab_shape *sh,
+				unsigned long off)
 {
-	unsigned long off = addr - s->base;
-
-	if (s->reciprocal)
-		return (unsigned int)(((u64)off * s->reciprocal) >> 32);
-	return (unsigned int)(off / s->size);
+	if (sh->reciprocal)
+		return (unsigned int)(((u64)off * sh->reciprocal) >> 32);
+	return (unsigned int)(off / sh->size);
 }
 
-static unsigned long object_start(const struct slab_slots *s, unsigned int i)
+static unsigned long object_start(const struct slab_shape *sh,
+				  unsigned long base, unsigned int i)
 {
-	return s->base + (unsigned long)i * s->size + s->obj_offset;
+	return base + (unsigned long)i * sh->size + sh->obj_offset;
 }
 
-static bool slot_marked(struct slab_slots *s, unsigned int i)
+/* The word of a pool holding slot i's bit, and the bit. */
+static unsigned long bit_word(u32 first_word, unsigned int i)
 {
-	return s->epoch == mark_epoch && test_bit(i, marks_of(s));
+	return first_word + i / BITS_PER_LONG;
 }
 
-/* Marks of an older scan are cleared before this one's are set. */
-static void set_slot_mark(struct slab_slots *s, unsigned int i)
+static unsigned long bit_mask(unsigned int i)
 {
-	if (s->epoch != mark_epoch) {
-		memset(marks_of(s), 0, bitmap_longs(s) * sizeof(long));
-		s->epoch = mark_epoch;
-	}
-	set_bit(i, marks_of(s));
+	return 1ul << (i % BITS_PER_LONG);
 }
 
 static bool block_is_simple(const struct memleak_block *b,
-			    const struct slab_slots *s, unsigned int i)
+			    const struct slab_shape *sh, unsigned long base,
+			    unsigned int i)
 {
-	return b->start == object_start(s, i) && b->min_count == 1 &&
+	return b->start == object_start(sh, base, i) && b->min_count == 1 &&
 	       !block_is_black(b);
 }
 
-static struct memleak_block *find_in_slab(struct slab_slots *s,
-					  unsigned long addr, bool unmarked,
-					  bool *first_ref)
+static void set_simple(const struct slab_slots *s, unsigned int i, bool on)
 {
-	unsigned int i = slot_number(s, addr);
-	struct memleak_block *b;
+	unsigned long w = bit_word(s->first_word, i);
 
-	if (i >= s->nr_slots)
-		return NULL;	/* in the slab's unused tail */
-	if (unmarked && slot_marked(s, i))
-		return NULL;
-	b = slots_of(s)[i];
-	if (unmarked && b && test_bit(i, simple_of(s)) &&
-	    addr == object_start(s, i)) {
-		/* The scan's first reference: gray, so marked now. */
-		set_slot_mark(s, i);
-		*first_ref = true;
-		return b;	/* not read: see struct slab_slots */
-	}
+	if (on)
+		simple_pool[w] |= bit_mask(i);
+	else
+		simple_pool[w] &= ~bit_mask(i);
+}
+
+static void set_mark(u32 first_word, unsigned int i)
+{
+	mark_pool[bit_word(first_word, i)] |= bit_mask(i);
+}
+
+/* The block in the slot holding addr, or NULL (an empty slot, the tail). */
+static struct memleak_block *slot_block(struct slab_slots *s,
+					unsigned long addr, unsigned int *i)
+{
+	const struct slab_shape *sh = &shapes[s->shape];
+
+	*i = slot_number(sh, addr - s->base);
+	return *i < sh->nr_slots ? slots_of(s)[*i] : NULL;
+}
+
+static struct memleak_block *find_in_slab(struct slab_slots *s,
+					  unsigned long addr)
+{
+	unsigned int i;
+	struct memleak_block *b = slot_block(s, addr, &i);
+
 	if (b && addr >= b->start && addr < block_end(b))
 		return b;
 	return NULL;
 }
 
-static void set_pages(unsigned long start, unsigned int nr, void *value)
+static void set_pages(unsigned long start, unsigned int nr, void *index,
+		      u32 shape, u32 first_word)
 {
-	struct page *page = virt_to_page((void *)start);
+	struct page_entry *e = entry_of(start);
 
-	for (unsigned int i = 0; i < nr; i++)
-		page[i].memleak_index = value;
+	for (unsigned int i = 0; i < nr; i++) {
+		e[i].index = index;
+		e[i].shape = shape;
+		e[i].first_word = first_word;
+	}
 }
 
 static struct slab_slots *new_slots(const struct slab_geometry *g)
 {
 	unsigned int shift = slots_shift(g->nr_slots);
 	size_t bytes = slots_bytes(g->nr_slots);
+	u32 shape = shape_of(g), first_word;
 	struct slab_slots *s;
 
+	if (!shape)
+		return NULL;
+	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_word))
+		return NULL;
 	if (shift <= MAX_SLOTS_SHIFT)
 		s = kmem_cache_alloc(slots_cache[shift], GFP_ATOMIC);
 	else
 		s = kmalloc(bytes, GFP_ATOMIC);
-	if (!s)
+	if (!s) {
+		free_run(first_word, BITS_TO_LONGS(g->nr_slots));
 		return NULL;
+	}
 	memset(s, 0, bytes);
 	s->base = g->base;
-	s->size = g->size;
-	s->reciprocal = g->reciprocal;
-	s->obj_offset = g->obj_offset;
-	s->nr_slots = g->nr_slots;
-	s->nr_pages = g->nr_pages;
-	s->epoch = mark_epoch;
+	s->shape = shape;
+	s->first_word = first_word;
 	memleak.index_bytes += bytes;
-	set_pages(s->base, s->nr_pages, s);
+	set_pages(s->base, g->nr_pages, s, shape, first_word);
 	return s;
 }
 
 static void free_slots(struct slab_slots *s)
 {
-	unsigned int shift = slots_shift(s->nr_slots);
+	const struct slab_shape *sh = &shapes[s->shape];
+	unsigned int shift = slots_shift(sh->nr_slots);
 
-	set_pages(s->base, s->nr_pages, NULL);
-	memleak.index_bytes -= slots_bytes(s->nr_slots);
+	set_pages(s->base, sh->nr_pages, NULL, 0, 0);
+	free_run(s->first_word, BITS_TO_LONGS(sh->nr_slots));
+	memleak.index_bytes -= slots_bytes(sh->nr_slots);
 	if (shift <= MAX_SLOTS_SHIFT)
 		kmem_cache_free(slots_cache[shift], s);
 	else
@@ -313,7 +487,8 @@ static void free_slots(struct slab_slots *s)
 static int insert_in_slab(struct memleak_block *b,
 			  const struct slab_geometry *g)
 {
-	struct slab_slots *s = virt_to_page((void *)b->start)->memleak_index;
+	struct slab_slots *s = entry_of(b->start)->index;
+	const struct slab_shape *sh;
 	unsigned int i;
 
 	if (s == IN_TREE)
@@ -323,9 +498,10 @@ static int insert_in_slab(struct memleak_block *b,
 		if (!s)
 			return -ENOMEM;
 	}
-	i = slot_number(s, b->start);
-	if (i >= s->nr_slots ||
-	    block_end(b) > s->base + (unsigned long)(i + 1) * s->size) {
+	sh = &shapes[s->shape];
+	i = slot_number(sh, b->start - s->base);
+	if (i >= sh->nr_slots ||
+	    block_end(b) > s->base + (unsigned long)(i + 1) * sh->size) {
 		if (!s->nr_used)
 			free_slots(s);
 		return -ERANGE;
@@ -333,28 +509,26 @@ static int insert_in_slab(struct memleak_block *b,
 	if (slots_of(s)[i])
 		return -EEXIST;
 	slots_of(s)[i] = b;
-	types_of(s)[i] = b->type;
-	if (block_is_simple(b, s, i))
-		set_bit(i, simple_of(s));
+	s->types[i] = b->type;
+	set_simple(s, i, block_is_simple(b, sh, s->base, i));
+	/* The slot's new block starts unmarked. */
+	mark_pool[bit_word(s->first_word, i)] &= ~bit_mask(i);
 	s->nr_used++;
 	return 0;
 }
 
 static void remove_from_slab(struct memleak_block *b, struct slab_slots *s)
 {
-	unsigned int i = slot_number(s, b->start);
+	unsigned int i;
 
-	if (slots_of(s)[i] != b)
+	if (slot_block(s, b->start, &i) != b)
 		return;
 	slots_of(s)[i] = NULL;
-	types_of(s)[i] = 0;
-	/* The slot's next block starts unmarked, and maybe not simple. */
-	clear_bit(i, marks_of(s));
-	clear_bit(i, simple_of(s));
+	s->types[i] = 0;
+	set_simple(s, i, false);
 	if (--s->nr_used == 0)
 		free_slots(s);
 }
-
 /* ------------------------------------------------------------------ */
 /* Other blocks: the tree of start pages                               */
 
@@ -396,8 +570,8 @@ static void mark_linear_pages(const struct memleak_block *b)
 	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
 
 	for (; p < block_end(b); p += PAGE_SIZE)
-		if (virt_addr_valid((void *)p))
-			virt_to_page((void *)p)->memleak_index = IN_TREE;
+		if (entry_of(p))
+			entry_of(p)->index = IN_TREE;
 }
 
 static void unmark_linear_pages(const struct memleak_block *b)
@@ -405,8 +579,8 @@ static void unmark_linear_pages(const struct memleak_block *b)
 	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
 
 	for (; p < block_end(b); p += PAGE_SIZE)
-		if (virt_addr_valid((void *)p) && !page_still_covered(p))
-			virt_to_page((void *)p)->memleak_index = NULL;
+		if (entry_of(p) && !page_still_covered(p))
+			entry_of(p)->index = NULL;
 }
 
 /* Whether b covers a page of the linear map holding tracked slab objects. */
@@ -415,12 +589,9 @@ static bool covers_slab_blocks(const struct memleak_block *b)
 	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
 
 	for (; p < block_end(b); p += PAGE_SIZE) {
-		void *index;
+		struct page_entry *e = entry_of(p);
 
-		if (!virt_addr_valid((void *)p))
-			continue;
-		index = virt_to_page((void *)p)->memleak_index;
-		if (index && index != IN_TREE)
+		if (e && e->index && e->index != IN_TREE)
 			return true;
 	}
 	return false;
@@ -479,27 +650,13 @@ static void remove_from_tree(struct memleak_block *b)
 /* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
-static struct memleak_block *find(unsigned long addr, bool unmarked,
-				  bool *first_ref)
-{
-	void *index;
-
-	*first_ref = false;
-	if (!virt_addr_valid((void *)addr))
-		return find_in_tree(addr);
-	index = virt_to_page((void *)addr)->memleak_index;
-	if (!index)
-		return NULL;
-	if (index == IN_TREE)
-		return find_in_tree(addr);
-	return find_in_slab(index, addr, unmarked, first_ref);
-}
-
 struct memleak_block *memleak_index_find(unsigned long addr)
 {
-	bool first_ref;
+	struct page_entry *e = entry_of(addr);
 
-	return find(addr, false, &first_ref);
+	if (!e || e->index == IN_TREE)
+		return find_in_tree(addr);
+	return e->index ? find_in_slab(e->index, addr) : NULL;
 }
 
 /*
@@ -510,51 +667,108 @@ struct memleak_block *memleak_index_find(unsigned long addr)
  */
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 {
+	struct page_entry *e = entry_of(addr);
+	const struct slab_shape *sh;
 	struct memleak_block *b;
 	struct slab_slots *s;
 	unsigned int i;
 
-	s = virt_addr_valid((void *)addr) ?
-		    virt_to_page((void *)addr)->memleak_index : IN_TREE;
-	if (!s || s == IN_TREE) {
-		b = s ? find_in_tree(addr) : NULL;
+	if (!e || !e->shape) {
+		b = !e || e->index == IN_TREE ? find_in_tree(addr) : NULL;
 		if (b) {
 			*start = b->start;
 			*type = b->type;
 		}
 		return b;
 	}
-	i = slot_number(s, addr);
-	if (i >= s->nr_slots)
+	s = e->index;
+	sh = &shapes[e->shape];
+	i = slot_number(sh, addr - s->base);
+	if (i >= sh->nr_slots)
 		return false;
-	*type = types_of(s)[i];
-	/* Type 0 is also an empty slot: only then is the slot read. */
-	if (!*type && !slots_of(s)[i])
+	*type = s->types[i];
+	b = slots_of(s)[i];
+	if (!b)
 		return false;
-	*start = test_bit(i, simple_of(s)) ? object_start(s, i) :
-					     slots_of(s)[i]->start;
+	*start = simple_pool[bit_word(e->first_word, i)] & bit_mask(i) ?
+			 object_start(sh, s->base, i) : b->start;
 	return addr >= *start;
 }
 
 struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 						bool *first_ref)
 {
-	return find(addr, true, first_ref);
+	struct page_entry *e = entry_of(addr);
+	const struct slab_shape *sh;
+	unsigned long base, w, bit;
+	unsigned int i;
+
+	*first_ref = false;
+	if (!e)
+		return find_in_tree(addr);
+	if (!e->shape)
+		return e->index == IN_TREE ? find_in_tree(addr) : NULL;
+	sh = &shapes[e->shape];
+	base = addr & sh->mask;
+	i = slot_number(sh, addr - base);
+	if (i >= sh->nr_slots)
+		return NULL;	/* in the slab's unused tail */
+	w = bit_word(e->first_word, i);
+	bit = bit_mask(i);
+	if (mark_pool[w] & bit)
+		return NULL;
+	if ((simple_pool[w] & bit) && addr == object_start(sh, base, i)) {
+		/* The scan's first reference: gray, so marked now. */
+		mark_pool[w] |= bit;
+		*first_ref = true;
+		return NULL;	/* not read: see the pools */
+	}
+	return find_in_slab(e->index, addr);
+}
+
+bool memleak_index_marked(unsigned long addr)
+{
+	struct page_entry *e = entry_of(addr);
+	const struct slab_shape *sh;
+	unsigned int i;
+
+	if (!e || !e->shape)
+		return false;
+	sh = &shapes[e->shape];
+	i = slot_number(sh, addr - (addr & sh->mask));
+	return i < sh->nr_slots &&
+	       (mark_pool[bit_word(e->first_word, i)] & bit_mask(i));
+}
+
+struct memleak_block **memleak_index_slot(unsigned long addr)
+{
+	struct page_entry *e = entry_of(addr);
+	const struct slab_shape *sh;
+	unsigned int i;
+
+	if (!e || !e->shape)
+		return NULL;
+	sh = &shapes[e->shape];
+	i = slot_number(sh, addr - (addr & sh->mask));
+	if (i >= sh->nr_slots)
+		return NULL;
+	/* Computed from the page entry alone: the slot array is not read. */
+	return (struct memleak_block **)((u8 *)e->index +
+					 offsetof(struct slab_slots, types) +
+					 ALIGN(sh->nr_slots, sizeof(void *))) + i;
 }
 
 /* The slot array and slot of a slab block, or NULL. */
 static struct slab_slots *slots_of_block(const struct memleak_block *b,
 					 unsigned int *i)
 {
+	struct page_entry *e = entry_of(b->start);
 	struct slab_slots *s;
 
-	if (!virt_addr_valid((void *)b->start))
+	if (!e || !e->shape)
 		return NULL;
-	s = virt_to_page((void *)b->start)->memleak_index;
-	if (!s || s == IN_TREE)
-		return NULL;
-	*i = slot_number(s, b->start);
-	return slots_of(s)[*i] == b ? s : NULL;
+	s = e->index;
+	return slot_block(s, b->start, i) == b ? s : NULL;
 }
 
 void memleak_index_mark(const struct memleak_block *b)
@@ -563,7 +777,7 @@ void memleak_index_mark(const struct memleak_block *b)
 	struct slab_slots *s = slots_of_block(b, &i);
 
 	if (s)
-		set_slot_mark(s, i);
+		set_mark(s->first_word, i);
 }
 
 void memleak_index_update(const struct memleak_block *b)
@@ -571,24 +785,15 @@ void memleak_index_update(const struct memleak_block *b)
 	unsigned int i;
 	struct slab_slots *s = slots_of_block(b, &i);
 
-	if (!s)
-		return;
-	if (block_is_simple(b, s, i))
-		set_bit(i, simple_of(s));
-	else
-		clear_bit(i, simple_of(s));
+	if (s)
+		set_simple(s, i, block_is_simple(b, &shapes[s->shape], s->base, i));
 }
 
-void memleak_index_new_epoch(void)
+bool memleak_index_page_used(unsigned long addr)
 {
-	/*
-	 * After 2^32 scans an array untouched since the epoch of the same
-	 * number would pass for marked: a block taken for gray, a leak
-	 * missed once, never a false report. Skipping 0 keeps new arrays
-	 * of a collector that never scanned unmarked.
-	 */
-	if (++mark_epoch == 0)
-		mark_epoch = 1;
+	struct page_entry *e = entry_of(addr);
+
+	return e && e->index;
 }
 
 int memleak_index_insert(struct memleak_block *b)
@@ -603,12 +808,10 @@ int memleak_index_insert(struct memleak_block *b)
 
 void memleak_index_remove(struct memleak_block *b)
 {
-	void *index = NULL;
+	struct page_entry *e = entry_of(b->start);
 
-	if (virt_addr_valid((void *)b->start))
-		index = virt_to_page((void *)b->start)->memleak_index;
-	if (index && index != IN_TREE)
-		remove_from_slab(b, index);
+	if (e && e->shape)
+		remove_from_slab(b, e->index);
 	else
 		remove_from_tree(b);
 }

@@ -3,7 +3,7 @@
  * files offer each other (mm/kmemleak/, docs/memleak.md):
  *
  *   tracking.c    blocks, the collector's state, start-up
- *   index.c       address -> block (page -> slab slot array, or tree)
+ *   index.c       address -> block (page entry -> slab shape, bits, slots; or tree)
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
  *   types.c       typed blocks: precise scanning, pointer type checks
@@ -374,21 +374,36 @@ struct memleak_block *memleak_index_find(unsigned long addr);
  */
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
 /*
- * For the scan (see struct slab_slots): the block at addr unless it is
+ * For the scan (see index.c's bit pools): the block at addr unless it is
  * marked (already found gray or black). When addr is the start of a
- * simple block (one reference turns it gray), the index marks it and
- * sets *first_ref, and returns it without reading it: the caller makes
- * it gray. A block the scan finds gray or black otherwise is marked with
+ * simple block (one reference turns it gray), the index marks it, sets
+ * *first_ref and returns NULL without reading the block: the caller
+ * queues the address, and memleak_index_slot() finds its slot later
+ * (computed from the page entry, so that it can be prefetched). A block
+ * the scan finds gray or black otherwise is marked with
  * memleak_index_mark() (slab blocks only; others are never marked, nor
- * simple); marks last until the next epoch, which each scan starts
- * before it colours blocks white. After a change to a block's min_count
- * or flags, memleak_index_update() says whether it is simple.
+ * simple). Marks last until the next scan clears them, a budget of
+ * words at a time: memleak_index_clear_marks(from, words) returns where
+ * to go on, 0 when done; memleak_index_new_epoch() clears them all.
+ * After a change to a block's min_count or flags,
+ * memleak_index_update() says whether it is simple.
  */
 struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 						bool *first_ref);
+struct memleak_block **memleak_index_slot(unsigned long addr);
+/*
+ * Whether addr lies in a slab slot the last scan marked: its block (if
+ * any) is not white, so no suspect; from the page entry and the mark
+ * pool alone, for what reads the suspects after a scan (classify.c).
+ */
+bool memleak_index_marked(unsigned long addr);
 void memleak_index_mark(const struct memleak_block *b);
 void memleak_index_update(const struct memleak_block *b);
+unsigned long memleak_index_clear_marks(unsigned long from,
+					unsigned long words);
 void memleak_index_new_epoch(void);
+/* Whether the page holding addr has tracked blocks (for tests). */
+bool memleak_index_page_used(unsigned long addr);
 int memleak_index_insert(struct memleak_block *b);
 void memleak_index_remove(struct memleak_block *b);
 
@@ -486,9 +501,12 @@ unsigned long memleak_queue_pages(void);
 /* False when out of memory (the block is not queued). */
 bool memleak_queue_push(struct memleak_queue *q, struct memleak_block *b);
 struct memleak_block *memleak_queue_pop(struct memleak_queue *q);
-/* The block ahead places after the next one, if in the first chunk. */
-struct memleak_block *memleak_queue_peek(const struct memleak_queue *q,
-					 unsigned int ahead);
+/*
+ * The entry ahead places after the next one, if in the first chunk: the
+ * scan prefetches through it, and may replace it (scan.c).
+ */
+struct memleak_block **memleak_queue_peek(struct memleak_queue *q,
+					  unsigned int ahead);
 void memleak_queue_empty(struct memleak_queue *q);
 /* Every queued block b, in order, without taking it out. */
 #define memleak_queue_for_each(q, chunk, i, b)                               \

@@ -96,14 +96,14 @@ struct memleak_block *memleak_queue_pop(struct memleak_queue *q)
 	return b;
 }
 
-struct memleak_block *memleak_queue_peek(const struct memleak_queue *q,
-					 unsigned int ahead)
+struct memleak_block **memleak_queue_peek(struct memleak_queue *q,
+					  unsigned int ahead)
 {
-	const struct memleak_queue_chunk *first = q->first;
+	struct memleak_queue_chunk *first = q->first;
 
 	if (!first || first->head + ahead >= first->tail)
 		return NULL;	/* past this chunk: not worth the walk */
-	return first->entry[first->head + ahead];
+	return &first->entry[first->head + ahead];
 }
 
 void memleak_queue_empty(struct memleak_queue *q)

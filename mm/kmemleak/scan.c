@@ -191,15 +191,45 @@ static bool maybe_a_block(unsigned long value)
 }
 
 /*
+ * The gray queue holds blocks, and the addresses of slab objects the
+ * index found by their first reference (memleak_index_scan_lookup()):
+ * those are tagged with the low bit, which no object's address has, and
+ * become their block when the prefetch reaches them or when they are
+ * taken from the queue (object_block()).
+ */
+static void gray_push_object(unsigned long addr)
+{
+	gray_push((struct memleak_block *)(addr | 1));
+}
+
+static bool is_object_entry(const struct memleak_block *entry)
+{
+	return (unsigned long)entry & 1;
+}
+
+static unsigned long object_of(const struct memleak_block *entry)
+{
+	return (unsigned long)entry & ~1ul;
+}
+
+/* The block in the slot of an object entry; NULL when freed meanwhile. */
+static struct memleak_block *object_block(const struct memleak_block *entry)
+{
+	struct memleak_block **slot = memleak_index_slot(object_of(entry));
+
+	return slot ? *slot : NULL;
+}
+
+/*
  * Counts the reference of a word that may refer to a block (it passed
  * maybe_a_block()). A word refers to a block when it is its start or
  * one of its aliases: word-aligned addresses, so a word with low bits
  * set (a page-table entry: an address with flags) refers to none. With
  * interior=on, any address inside the block does. A marked block
  * (already gray or black) is not even looked at. The first reference to
- * a simple block, the common case, turns it gray with a store to it,
- * not a load: on a random heap the block is not in the cache, and the
- * scan need not wait for it.
+ * a simple block, the common case, queues its address: on a random heap
+ * neither the block nor its slot is in the cache, and the scan need not
+ * wait for them (drain_gray_list() fetches them ahead).
  */
 static void count_reference(unsigned long value)
 {
@@ -209,13 +239,12 @@ static void count_reference(unsigned long value)
 	if (!memleak.interior && value % sizeof(long))
 		return;
 	b = memleak_index_scan_lookup(value, &first_ref);
-	if (!b)
-		return;
 	if (first_ref) {
-		b->count = 1;	/* its min_count; marked by the lookup */
-		gray_push(b);
+		gray_push_object(value);	/* marked by the lookup */
 		return;
 	}
+	if (!b)
+		return;
 	if (!memleak.interior && !block_has_key(b, value)) {
 		/* Not a reference; "possibly lost" if it stays white. */
 		if (block_is_white(b))
@@ -334,21 +363,34 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 
 /*
  * The gray queue is in the order blocks were found, which on a real heap
- * is random: every block's metadata and memory are cache misses. They
- * are fetched ahead in two stages, so that neither waits for the other:
- * the metadata of the block 2 * PREFETCH_AHEAD places ahead, and the
- * memory of the one PREFETCH_AHEAD places ahead, whose metadata (its
- * start) was fetched that many blocks ago.
+ * is random: every block's memory, its slot and its metadata are cache
+ * misses. They are fetched ahead in two stages, so that none waits for
+ * another: 2 * PREFETCH_AHEAD places ahead, an object's memory and its
+ * slot (or a block's metadata); PREFETCH_AHEAD places ahead, the block
+ * in that slot, which replaces the object's entry (or a block's memory,
+ * whose start was fetched that many blocks ago).
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_block *far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
-	struct memleak_block *near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+	struct memleak_block **far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
+	struct memleak_block **near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
-	if (far)
-		__builtin_prefetch(far);
-	if (near)
-		__builtin_prefetch((const void *)READ_ONCE(near->start));
+	if (far && is_object_entry(*far)) {
+		__builtin_prefetch((const void *)object_of(*far));
+		__builtin_prefetch(memleak_index_slot(object_of(*far)));
+	} else if (far) {
+		__builtin_prefetch(*far);
+	}
+	if (near && is_object_entry(*near)) {
+		struct memleak_block *b = object_block(*near);
+
+		if (b) {
+			*near = b;
+			__builtin_prefetch(b);
+		}
+	} else if (near) {
+		__builtin_prefetch((const void *)READ_ONCE((*near)->start));
+	}
 }
 
 /* A gray block's fixed cost to the window; a new window when spent. */
@@ -372,6 +414,13 @@ static void drain_gray_list(void)
 	while ((b = memleak_queue_pop(&gray))) {
 		prefetch_ahead();
 		charge_block(&flags);
+		if (is_object_entry(b))
+			b = object_block(b);
+		if (!b)
+			continue;	/* freed since it was queued */
+		/* Queued means gray: a first reference made it so. */
+		if (block_is_white(b))
+			b->count = b->min_count;
 		/* It gained a reference: once white again, confirm it again. */
 		b->flags &= ~MEMLEAK_CONFIRMED;
 		if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b))
@@ -448,10 +497,13 @@ static void reset_color(struct memleak_block *b, void *ctx)
  */
 static void reset_colors(void)
 {
-	unsigned long flags;
+	unsigned long flags, from = 0;
 
 	scan_lock(&flags);
-	memleak_index_new_epoch();
+	while ((from = memleak_index_clear_marks(from, SCAN_BUDGET))) {
+		scan_unlock(flags);
+		scan_lock(&flags);
+	}
 	scan_unlock(flags);
 	memleak_walk_blocks(reset_color, NULL);
 	scan_lock(&flags);

@@ -37,7 +37,7 @@ static void test_fifo_across_chunks(void **state)
 	memleak_queue_for_each(&q, chunk, i, b)
 		assert_ptr_equal(b, fake(seen++));
 	assert_int_equal(seen, n);
-	assert_ptr_equal(memleak_queue_peek(&q, 2), fake(2));
+	assert_ptr_equal(*memleak_queue_peek(&q, 2), fake(2));
 	/* A peek never crosses into the next chunk. */
 	assert_null(memleak_queue_peek(&q, MEMLEAK_QUEUE_CHUNK));
 	for (unsigned long k = 0; k < n; k++) {
