@@ -796,6 +796,75 @@ bool memleak_index_page_used(unsigned long addr)
 	return e && e->index;
 }
 
+/* ------------------------------------------------------------------ */
+/* Walks                                                               */
+
+/* How far ahead a slab's walk fetches the blocks of its slots. */
+#define WALK_PREFETCH 8
+
+/* Every block of slot array s, in address order. */
+static unsigned int walk_slab(struct slab_slots *s,
+			      void (*visit)(struct memleak_block *b, void *ctx),
+			      void *ctx)
+{
+	unsigned int nr_slots = shapes[s->shape].nr_slots, n = 0;
+	struct memleak_block **slots = slots_of(s);
+
+	for (unsigned int i = 0; i < nr_slots; i++) {
+		if (i + WALK_PREFETCH < nr_slots && slots[i + WALK_PREFETCH])
+			__builtin_prefetch(slots[i + WALK_PREFETCH]);
+		if (slots[i]) {
+			visit(slots[i], ctx);
+			n++;
+		}
+	}
+	return n;
+}
+
+/* Every block starting in the tree's page key, in address order. */
+static unsigned int walk_tree_page(struct memleak_block *b,
+				   void (*visit)(struct memleak_block *b,
+						 void *ctx),
+				   void *ctx)
+{
+	unsigned int n = 0;
+
+	for (; b; b = b->page_next, n++)
+		visit(b, ctx);
+	return n;
+}
+
+bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
+			void (*visit)(struct memleak_block *b, void *ctx),
+			void *ctx)
+{
+	unsigned long nr_pages = max_pfn - min_pfn, found;
+	unsigned int n = 0;
+
+	/* Slabs first, by page: each at its first page. */
+	for (; pos->page < nr_pages && n < max; pos->page++) {
+		struct page_entry *e = &page_entries[pos->page];
+
+		if (e->shape &&
+		    (unsigned long)page_address(&mem_map[pos->page]) ==
+			    ((struct slab_slots *)e->index)->base)
+			n += walk_slab(e->index, visit, ctx);
+	}
+	/* Then the tree, by start page. */
+	while (n < max && !pos->tree_done) {
+		struct memleak_block *b =
+			radix_tree_lookup_ge(&block_tree, pos->key, &found);
+
+		if (!b) {
+			pos->tree_done = true;
+			break;
+		}
+		n += walk_tree_page(b, visit, ctx);
+		pos->key = found + 1;
+	}
+	return !pos->tree_done;
+}
+
 int memleak_index_insert(struct memleak_block *b)
 {
 	struct slab_geometry g;

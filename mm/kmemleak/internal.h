@@ -402,6 +402,22 @@ void memleak_index_update(const struct memleak_block *b);
 unsigned long memleak_index_clear_marks(unsigned long from,
 					unsigned long words);
 void memleak_index_new_epoch(void);
+/*
+ * Visits every block, slab objects in address order (their metadata
+ * fetched ahead), then the others, about max at a time (a slab is
+ * visited whole): returns true while some are left, to go on from
+ * *pos, which starts as MEMLEAK_INDEX_WALK_START. Blocks added or freed
+ * between calls may be visited or not; visit may not free blocks.
+ */
+struct memleak_index_pos {
+	unsigned long page;	/* the page entries' next */
+	unsigned long key;	/* the tree's next start page */
+	bool tree_done;
+};
+#define MEMLEAK_INDEX_WALK_START { 0, 0, false }
+bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
+			void (*visit)(struct memleak_block *b, void *ctx),
+			void *ctx);
 /* Whether the page holding addr has tracked blocks (for tests). */
 bool memleak_index_page_used(unsigned long addr);
 int memleak_index_insert(struct memleak_block *b);

@@ -478,6 +478,28 @@ void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 	scan_unlock(flags);
 }
 
+/*
+ * The scan's own walks of every block go in the index's order, slab by
+ * slab, WALK_BATCH blocks per window: the metadata of a slab's blocks
+ * can be fetched ahead there, and their memory is read in address
+ * order, where a list in the order of allocation would wait for each.
+ * Blocks made meanwhile behind the walk are not visited: new, they
+ * need no reset, and the pause of step 5 reads every non-white block.
+ */
+static void walk_index(void (*visit)(struct memleak_block *b, void *ctx),
+		       void *ctx)
+{
+	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
+	unsigned long flags;
+
+	scan_lock(&flags);
+	while (memleak_index_walk(&pos, WALK_BATCH, visit, ctx)) {
+		scan_unlock(flags);
+		scan_lock(&flags);
+	}
+	scan_unlock(flags);
+}
+
 /* Step 1 for one block: white, or gray (and listed) if never a leak. */
 static void reset_color(struct memleak_block *b, void *ctx)
 {
@@ -491,9 +513,10 @@ static void reset_color(struct memleak_block *b, void *ctx)
 }
 
 /*
- * Step 1: everything white, the never-leaking blocks gray. The walk
- * also visits the blocks created meanwhile (they join the end of the
- * list); from its end on, new blocks are MEMLEAK_NEW (tracking.c).
+ * Step 1: no marks, everything white, the never-leaking blocks gray.
+ * Blocks created during the walk start white (or, never leaking, gray:
+ * step 5 reads them); from its end on, new blocks are MEMLEAK_NEW
+ * (tracking.c).
  */
 static void reset_colors(void)
 {
@@ -505,7 +528,7 @@ static void reset_colors(void)
 		scan_lock(&flags);
 	}
 	scan_unlock(flags);
-	memleak_walk_blocks(reset_color, NULL);
+	walk_index(reset_color, NULL);
 	scan_lock(&flags);
 	memleak.marking = true;
 	scan_unlock(flags);
@@ -753,7 +776,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	scan_lock(&flags);
 	memleak.confirming = true;
 	scan_unlock(flags);
-	memleak_walk_blocks(scan_if_not_white, NULL);
+	walk_index(scan_if_not_white, NULL);
 	scan_roots();
 	memleak_scan_pending();
 	drain_gray_list();
@@ -802,7 +825,7 @@ static void find_suspects(unsigned long now)
 	unsigned int i;
 	u32 sum;
 
-	memleak_walk_blocks(collect_if_white, &white);
+	walk_index(collect_if_white, &white);
 	scan_lock(&flags);
 	memleak_queue_for_each(&white, chunk, i, b)
 		if ((b->flags & MEMLEAK_ALLOCATED) &&
