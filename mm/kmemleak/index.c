@@ -7,19 +7,18 @@
  *   word --pfn--> page entry --shape--> slot = (word - slab) * reciprocal
  *                     |                   |
  *                     |                   +--> mark and simple bits
- *                     |                        (two dense bit pools)
- *                     +--> the slab's slot array --> block (cold)
+ *                     |                        (a dense bit pool)
+ *                     +--> the slab's slot array --> type, block
  *
  * The scan's question, "is this word the first reference to an unmarked
- * block?", is answered from three small tables that stay in the cache
- * on any heap: an 8- or 16-byte entry per page of RAM, the shapes of the
- * slab caches (a few dozen), and one mark bit and one "simple" bit per
- * slot of a slab holding tracked objects. Only a word that is none of
+ * block?", is answered from three small tables: an 8-byte entry per
+ * page of RAM, the shapes of the slab caches (a few dozen), and two
+ * bits per slot of a slab holding tracked objects (mark, simple). Only a word that is none of
  * that (inside a block, a block needing several references) reads the
  * slab's slot array and the block.
  *
  * Each slab with tracked objects has a slot array (the block in each
- * slot, and its type byte) and a run of words in both bit pools, made
+ * slot, and its type) and a run of words in the bit pool, made
  * when its first object is tracked and given back with its last one.
  *
  * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
@@ -27,7 +26,7 @@
  * test tracks in its own memory) are few and large. They sit in a radix
  * tree keyed by the page number of their start, each entry the list of
  * blocks starting in that page, in address order; the pages of the
- * linear map they cover are marked IN_TREE, so that a word pointing into
+ * linear map they cover have SHAPE_TREE, so that a word pointing into
  * any other page of RAM is dismissed by its page entry alone.
  *
  * Locking: memleak_lock, for every function here. A slot array exists
@@ -63,40 +62,55 @@ struct slab_shape {
 static struct slab_shape shapes[MAX_SHAPES] __memleak_noscan;
 static unsigned int nr_shapes = 1;
 
-/* A page's entry: where its tracked blocks are found. */
-struct page_entry {
-	void *index;		/* NULL, IN_TREE or the slab's slot array */
-	u32 first_word;		/* the slab's run in the bit pools */
-	u32 shape;		/* 0 unless index is a slot array */
-};
-
-/* index when blocks outside slabs cover (part of) the page. */
-#define IN_TREE ((void *)1)
-
-/* One entry per page frame of RAM, pfn min_pfn first. */
-static struct page_entry *page_entries;
-static unsigned int page_entries_order;
+struct slab_slots;
 
 /*
- * One slab's tracked objects, read only off the scan's fast path: the
- * block in each slot (or NULL), after a byte per slot for its type id
- * (types.c), so that the scan's pointer checks learn what a typed
- * pointer points to without reading the block (memleak_index_peek()).
+ * A page's entry: what its tracked blocks are. 8 bytes, so that the
+ * entries of the pages a scan looks at stay in the cache.
+ */
+struct page_entry {
+	u32 first_word;		/* a slab's: its run in the bit pool */
+	u32 shape;		/* 0: none; SHAPE_TREE; else the slab's */
+};
+
+/* The shape of pages that blocks outside slabs cover (part of). */
+#define SHAPE_TREE 0xffffffffu
+
+static bool is_slab_shape(u32 shape)
+{
+	return shape && shape != SHAPE_TREE;
+}
+
+/*
+ * One entry per page frame of RAM, pfn min_pfn first; beside them, for
+ * the pages of a slab with tracked objects, its slot array (off the
+ * scan's fast path).
+ */
+static struct page_entry *page_entries;
+static struct slab_slots **page_slots;
+static unsigned int page_entries_order, page_slots_order;
+
+/*
+ * One slab's tracked objects, off the scan's fast path: the block in
+ * each slot (or NULL), after a byte per slot for its type id (types.c),
+ * so that the scan's pointer checks learn what a typed pointer points to
+ * without reading the block (memleak_index_peek()).
  */
 struct slab_slots {
 	unsigned long base;		/* the slab's first slot */
 	u32 shape;
-	u32 first_word;			/* its run in the bit pools */
+	u32 first_word;			/* its run in the bit pool */
 	unsigned int nr_used;		/* slots holding a block */
-	u8 types[] __aligned(sizeof(void *));	/* then the slots: slots_of() */
+	u8 types[] __aligned(sizeof(void *));	/* then the slots: slots_at() */
 };
 
 /*
- * The bit pools: in each, a slab's run of words holds a bit per slot.
+ * The bit pool: a slab's run of word pairs holds two bits per slot, the
+ * two of a slot side by side, so that one cache line answers the scan:
  *
  *   mark    the running scan has found this block gray or black: a word
  *           pointing to it changes nothing (most blocks are pointed to
- *           more than once). The next scan starts by clearing the pool
+ *           more than once). The next scan starts by clearing them
  *           (memleak_index_clear_marks()).
  *   simple  the block is its slot's object (it starts where the object
  *           does) and one reference turns it gray (min_count 1, not
@@ -104,15 +118,18 @@ struct slab_slots {
  *           block's first reference, gray without reading the block
  *           (memleak_index_scan_lookup()).
  *
- * Runs are a power of two of words long, from a free list per length
- * (linked through the simple pool, which is never cleared whole) or
- * from the end of the pools, which double when full. Bit patterns, no
- * pointers: the pools are pages the scan never reads as roots.
+ * Runs are a power of two of pairs long, from a free list per length
+ * (linked through the simple words, which are never cleared whole) or
+ * from the end of the pool, which doubles when full. Bit patterns, no
+ * pointers: the pool is pages the scan never reads as roots.
  */
+struct bit_pair {
+	unsigned long mark, simple;
+};
 #define RUN_ORDERS 16
-static unsigned long *mark_pool, *simple_pool;
-static unsigned long pool_words;	/* each pool's capacity */
-static unsigned long pool_end;		/* words handed out so far */
+static struct bit_pair *bit_pool;
+static unsigned long pool_words;	/* capacity, in pairs */
+static unsigned long pool_end;		/* pairs handed out so far */
 static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
 
 static unsigned int order_of_words(unsigned int words)
@@ -138,19 +155,29 @@ static unsigned int slots_shift(unsigned int nr_slots)
 	return order_of_words(nr_slots);
 }
 
-/* The header, the type bytes and the slots (see slots_of()). */
+/* Bytes of the type ids before the slots. */
+static size_t types_bytes(unsigned int nr_slots)
+{
+	return ALIGN(nr_slots, sizeof(void *));
+}
+
+/* The header, the type ids and the slots (see slots_at()). */
 static size_t slots_bytes(unsigned int nr_slots)
 {
-	return sizeof(struct slab_slots) + ALIGN(nr_slots, sizeof(void *)) +
+	return sizeof(struct slab_slots) + types_bytes(nr_slots) +
 	       nr_slots * sizeof(struct memleak_block *);
+}
+
+/* The slots of the array s of a slab of shape sh; s need not be read. */
+static struct memleak_block **slots_at(struct slab_slots *s,
+				       const struct slab_shape *sh)
+{
+	return (struct memleak_block **)(s->types + types_bytes(sh->nr_slots));
 }
 
 static struct memleak_block **slots_of(struct slab_slots *s)
 {
-	unsigned int nr_slots = shapes[s->shape].nr_slots;
-
-	return (struct memleak_block **)(s->types +
-					 ALIGN(nr_slots, sizeof(void *)));
+	return slots_at(s, &shapes[s->shape]);
 }
 
 /* The tree's nodes: a cache of ours too, with spares for a whole path. */
@@ -186,9 +213,9 @@ static void free_table(void *table, unsigned int order)
 		__free_pages(virt_to_page(table), order);
 }
 
-static unsigned int pool_order(unsigned long words)
+static unsigned int pool_order(unsigned long pairs)
 {
-	return get_order(words * sizeof(long));
+	return get_order(pairs * sizeof(struct bit_pair));
 }
 
 int memleak_index_init(void)
@@ -210,10 +237,13 @@ int memleak_index_init(void)
 	if (!node_cache)
 		return -ENOMEM;
 	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
+	page_slots_order = get_order(nr_pages * sizeof(struct slab_slots *));
 	page_entries = alloc_table(page_entries_order);
-	if (!page_entries)
+	page_slots = alloc_table(page_slots_order);
+	if (!page_entries || !page_slots)
 		return -ENOMEM;
 	memset(page_entries, 0, nr_pages * sizeof(struct page_entry));
+	memset(page_slots, 0, nr_pages * sizeof(struct slab_slots *));
 	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
 	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
 	return 0;
@@ -227,8 +257,10 @@ unsigned long memleak_index_pages(void)
 		pages += memleak_cache_pages(slots_cache[i]);
 	if (page_entries)
 		pages += 1ul << page_entries_order;
+	if (page_slots)
+		pages += 1ul << page_slots_order;
 	if (pool_words)
-		pages += 2ul << pool_order(pool_words);
+		pages += 1ul << pool_order(pool_words);
 	return pages;
 }
 
@@ -251,37 +283,37 @@ static struct page_entry *entry_of(unsigned long addr)
 	return &page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
 }
 
-/* ------------------------------------------------------------------ */
-/* The bit pools                                                       */
-
-/* Both pools twice as large (at least words more), or false. */
-static bool grow_pools(unsigned long words)
+/* The slot array of a slab page's entry e. */
+static struct slab_slots *slots_of_entry(const struct page_entry *e)
 {
-	unsigned long n = max(pool_words * 2, (unsigned long)PAGE_SIZE / sizeof(long));
-	unsigned long *marks, *simple;
+	return page_slots[e - page_entries];
+}
 
-	while (n < pool_end + words)
+/* ------------------------------------------------------------------ */
+/* The bit pool                                                        */
+
+/* The pool twice as large (at least pairs more), or false. */
+static bool grow_pool(unsigned long pairs)
+{
+	unsigned long n = max(pool_words * 2,
+			      (unsigned long)PAGE_SIZE / sizeof(struct bit_pair));
+	struct bit_pair *pool;
+
+	while (n < pool_end + pairs)
 		n *= 2;
-	marks = alloc_table(pool_order(n));
-	simple = alloc_table(pool_order(n));
-	if (!marks || !simple) {
-		free_table(marks, pool_order(n));
-		free_table(simple, pool_order(n));
+	pool = alloc_table(pool_order(n));
+	if (!pool)
 		return false;
-	}
 	if (pool_words) {
-		memcpy(marks, mark_pool, pool_end * sizeof(long));
-		memcpy(simple, simple_pool, pool_end * sizeof(long));
-		free_table(mark_pool, pool_order(pool_words));
-		free_table(simple_pool, pool_order(pool_words));
+		memcpy(pool, bit_pool, pool_end * sizeof(*pool));
+		free_table(bit_pool, pool_order(pool_words));
 	}
-	mark_pool = marks;
-	simple_pool = simple;
+	bit_pool = pool;
 	pool_words = n;
 	return true;
 }
 
-/* A run of words bits in both pools, cleared; false when out of memory. */
+/* A run of words pairs, cleared; false when out of memory. */
 static bool alloc_run(unsigned int words, u32 *first)
 {
 	unsigned int order = order_of_words(words);
@@ -290,16 +322,15 @@ static bool alloc_run(unsigned int words, u32 *first)
 		return false;
 	if (free_runs[order]) {
 		*first = free_runs[order] - 1;
-		free_runs[order] = (u32)simple_pool[*first];
+		free_runs[order] = (u32)bit_pool[*first].simple;
 	} else {
 		if (pool_end + (1u << order) > pool_words &&
-		    !grow_pools(1u << order))
+		    !grow_pool(1u << order))
 			return false;
 		*first = (u32)pool_end;
 		pool_end += 1u << order;
 	}
-	memset(&mark_pool[*first], 0, (1u << order) * sizeof(long));
-	memset(&simple_pool[*first], 0, (1u << order) * sizeof(long));
+	memset(&bit_pool[*first], 0, (1u << order) * sizeof(struct bit_pair));
 	return true;
 }
 
@@ -307,18 +338,16 @@ static void free_run(u32 first, unsigned int words)
 {
 	unsigned int order = order_of_words(words);
 
-	simple_pool[first] = free_runs[order];
+	bit_pool[first].simple = free_runs[order];
 	free_runs[order] = first + 1;
 }
 
 unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
 {
-	unsigned long n = min(words, pool_end - min(from, pool_end));
+	unsigned long end = min(pool_end, from + words);
 
-	if (!n)
-		return 0;
-	memset(&mark_pool[from], 0, n * sizeof(long));
-	from += n;
+	for (; from < end; from++)
+		bit_pool[from].mark = 0;
 	return from < pool_end ? from : 0;
 }
 
@@ -399,14 +428,14 @@ static void set_simple(const struct slab_slots *s, unsigned int i, bool on)
 	unsigned long w = bit_word(s->first_word, i);
 
 	if (on)
-		simple_pool[w] |= bit_mask(i);
+		bit_pool[w].simple |= bit_mask(i);
 	else
-		simple_pool[w] &= ~bit_mask(i);
+		bit_pool[w].simple &= ~bit_mask(i);
 }
 
 static void set_mark(u32 first_word, unsigned int i)
 {
-	mark_pool[bit_word(first_word, i)] |= bit_mask(i);
+	bit_pool[bit_word(first_word, i)].mark |= bit_mask(i);
 }
 
 /* The block in the slot holding addr, or NULL (an empty slot, the tail). */
@@ -430,13 +459,13 @@ static struct memleak_block *find_in_slab(struct slab_slots *s,
 	return NULL;
 }
 
-static void set_pages(unsigned long start, unsigned int nr, void *index,
-		      u32 shape, u32 first_word)
+static void set_pages(unsigned long start, unsigned int nr,
+		      struct slab_slots *s, u32 shape, u32 first_word)
 {
 	struct page_entry *e = entry_of(start);
 
 	for (unsigned int i = 0; i < nr; i++) {
-		e[i].index = index;
+		page_slots[e + i - page_entries] = s;
 		e[i].shape = shape;
 		e[i].first_word = first_word;
 	}
@@ -487,11 +516,12 @@ static void free_slots(struct slab_slots *s)
 static int insert_in_slab(struct memleak_block *b,
 			  const struct slab_geometry *g)
 {
-	struct slab_slots *s = entry_of(b->start)->index;
+	struct page_entry *e = entry_of(b->start);
+	struct slab_slots *s = is_slab_shape(e->shape) ? slots_of_entry(e) : NULL;
 	const struct slab_shape *sh;
 	unsigned int i;
 
-	if (s == IN_TREE)
+	if (e->shape == SHAPE_TREE)
 		return -EEXIST;
 	if (!s) {
 		s = new_slots(g);
@@ -512,7 +542,7 @@ static int insert_in_slab(struct memleak_block *b,
 	s->types[i] = b->type;
 	set_simple(s, i, block_is_simple(b, sh, s->base, i));
 	/* The slot's new block starts unmarked. */
-	mark_pool[bit_word(s->first_word, i)] &= ~bit_mask(i);
+	bit_pool[bit_word(s->first_word, i)].mark &= ~bit_mask(i);
 	s->nr_used++;
 	return 0;
 }
@@ -571,7 +601,7 @@ static void mark_linear_pages(const struct memleak_block *b)
 
 	for (; p < block_end(b); p += PAGE_SIZE)
 		if (entry_of(p))
-			entry_of(p)->index = IN_TREE;
+			entry_of(p)->shape = SHAPE_TREE;
 }
 
 static void unmark_linear_pages(const struct memleak_block *b)
@@ -580,7 +610,7 @@ static void unmark_linear_pages(const struct memleak_block *b)
 
 	for (; p < block_end(b); p += PAGE_SIZE)
 		if (entry_of(p) && !page_still_covered(p))
-			entry_of(p)->index = NULL;
+			entry_of(p)->shape = 0;
 }
 
 /* Whether b covers a page of the linear map holding tracked slab objects. */
@@ -591,7 +621,7 @@ static bool covers_slab_blocks(const struct memleak_block *b)
 	for (; p < block_end(b); p += PAGE_SIZE) {
 		struct page_entry *e = entry_of(p);
 
-		if (e && e->index && e->index != IN_TREE)
+		if (e && is_slab_shape(e->shape))
 			return true;
 	}
 	return false;
@@ -654,9 +684,9 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 {
 	struct page_entry *e = entry_of(addr);
 
-	if (!e || e->index == IN_TREE)
+	if (!e || e->shape == SHAPE_TREE)
 		return find_in_tree(addr);
-	return e->index ? find_in_slab(e->index, addr) : NULL;
+	return e->shape ? find_in_slab(slots_of_entry(e), addr) : NULL;
 }
 
 /*
@@ -673,15 +703,15 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	struct slab_slots *s;
 	unsigned int i;
 
-	if (!e || !e->shape) {
-		b = !e || e->index == IN_TREE ? find_in_tree(addr) : NULL;
+	if (!e || !is_slab_shape(e->shape)) {
+		b = !e || e->shape == SHAPE_TREE ? find_in_tree(addr) : NULL;
 		if (b) {
 			*start = b->start;
 			*type = b->type;
 		}
 		return b;
 	}
-	s = e->index;
+	s = slots_of_entry(e);
 	sh = &shapes[e->shape];
 	i = slot_number(sh, addr - s->base);
 	if (i >= sh->nr_slots)
@@ -690,7 +720,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	b = slots_of(s)[i];
 	if (!b)
 		return false;
-	*start = simple_pool[bit_word(e->first_word, i)] & bit_mask(i) ?
+	*start = bit_pool[bit_word(e->first_word, i)].simple & bit_mask(i) ?
 			 object_start(sh, s->base, i) : b->start;
 	return addr >= *start;
 }
@@ -706,8 +736,8 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 	*first_ref = false;
 	if (!e)
 		return find_in_tree(addr);
-	if (!e->shape)
-		return e->index == IN_TREE ? find_in_tree(addr) : NULL;
+	if (!is_slab_shape(e->shape))
+		return e->shape == SHAPE_TREE ? find_in_tree(addr) : NULL;
 	sh = &shapes[e->shape];
 	base = addr & sh->mask;
 	i = slot_number(sh, addr - base);
@@ -715,15 +745,15 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 		return NULL;	/* in the slab's unused tail */
 	w = bit_word(e->first_word, i);
 	bit = bit_mask(i);
-	if (mark_pool[w] & bit)
+	if (bit_pool[w].mark & bit)
 		return NULL;
-	if ((simple_pool[w] & bit) && addr == object_start(sh, base, i)) {
+	if ((bit_pool[w].simple & bit) && addr == object_start(sh, base, i)) {
 		/* The scan's first reference: gray, so marked now. */
-		mark_pool[w] |= bit;
+		bit_pool[w].mark |= bit;
 		*first_ref = true;
-		return NULL;	/* not read: see the pools */
+		return NULL;	/* not read: see the bit pool */
 	}
-	return find_in_slab(e->index, addr);
+	return find_in_slab(slots_of_entry(e), addr);
 }
 
 bool memleak_index_marked(unsigned long addr)
@@ -732,12 +762,12 @@ bool memleak_index_marked(unsigned long addr)
 	const struct slab_shape *sh;
 	unsigned int i;
 
-	if (!e || !e->shape)
+	if (!e || !is_slab_shape(e->shape))
 		return false;
 	sh = &shapes[e->shape];
 	i = slot_number(sh, addr - (addr & sh->mask));
 	return i < sh->nr_slots &&
-	       (mark_pool[bit_word(e->first_word, i)] & bit_mask(i));
+	       (bit_pool[bit_word(e->first_word, i)].mark & bit_mask(i));
 }
 
 struct memleak_block **memleak_index_slot(unsigned long addr)
@@ -746,16 +776,14 @@ struct memleak_block **memleak_index_slot(unsigned long addr)
 	const struct slab_shape *sh;
 	unsigned int i;
 
-	if (!e || !e->shape)
+	if (!e || !is_slab_shape(e->shape))
 		return NULL;
 	sh = &shapes[e->shape];
 	i = slot_number(sh, addr - (addr & sh->mask));
 	if (i >= sh->nr_slots)
 		return NULL;
 	/* Computed from the page entry alone: the slot array is not read. */
-	return (struct memleak_block **)((u8 *)e->index +
-					 offsetof(struct slab_slots, types) +
-					 ALIGN(sh->nr_slots, sizeof(void *))) + i;
+	return slots_at(slots_of_entry(e), sh) + i;
 }
 
 /* The slot array and slot of a slab block, or NULL. */
@@ -765,9 +793,9 @@ static struct slab_slots *slots_of_block(const struct memleak_block *b,
 	struct page_entry *e = entry_of(b->start);
 	struct slab_slots *s;
 
-	if (!e || !e->shape)
+	if (!e || !is_slab_shape(e->shape))
 		return NULL;
-	s = e->index;
+	s = slots_of_entry(e);
 	return slot_block(s, b->start, i) == b ? s : NULL;
 }
 
@@ -793,7 +821,7 @@ bool memleak_index_page_used(unsigned long addr)
 {
 	struct page_entry *e = entry_of(addr);
 
-	return e && e->index;
+	return e && e->shape;
 }
 
 /* ------------------------------------------------------------------ */
@@ -845,10 +873,10 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	for (; pos->page < nr_pages && n < max; pos->page++) {
 		struct page_entry *e = &page_entries[pos->page];
 
-		if (e->shape &&
+		if (is_slab_shape(e->shape) &&
 		    (unsigned long)page_address(&mem_map[pos->page]) ==
-			    ((struct slab_slots *)e->index)->base)
-			n += walk_slab(e->index, visit, ctx);
+			    page_slots[pos->page]->base)
+			n += walk_slab(page_slots[pos->page], visit, ctx);
 	}
 	/* Then the tree, by start page. */
 	while (n < max && !pos->tree_done) {
@@ -879,8 +907,8 @@ void memleak_index_remove(struct memleak_block *b)
 {
 	struct page_entry *e = entry_of(b->start);
 
-	if (e && e->shape)
-		remove_from_slab(b, e->index);
+	if (e && is_slab_shape(e->shape))
+		remove_from_slab(b, slots_of_entry(e));
 	else
 		remove_from_tree(b);
 }

@@ -407,6 +407,86 @@ static void test_random_against_model(void **state)
 	free(m);
 }
 
+/* memleak_index_marked(): a marked slot's every address, not its neighbour. */
+static void test_marked(void **state)
+{
+	char *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
+
+	(void)state;
+	track_now(a, 64);
+	track_now(b, 64);
+	memleak_index_new_epoch();
+	assert_false(memleak_index_marked((unsigned long)a));
+	memleak_index_mark(find(a, 0));
+	assert_true(memleak_index_marked((unsigned long)a));
+	assert_true(memleak_index_marked((unsigned long)a + 40));
+	assert_false(memleak_index_marked((unsigned long)b));
+	/* Cleared a word at a time, as the scan does between windows. */
+	for (unsigned long from = 0; (from = memleak_index_clear_marks(from, 1));)
+		;
+	assert_false(memleak_index_marked((unsigned long)a));
+	forget(a);
+	forget(b);
+	kfree(a);
+	kfree(b);
+}
+
+struct walk_seen {
+	unsigned long nr;
+	const struct memleak_block *want[8];
+	bool seen[8];
+};
+
+static void note_walked(struct memleak_block *b, void *ctx)
+{
+	struct walk_seen *w = ctx;
+
+	for (unsigned int i = 0; i < ARRAY_SIZE(w->want); i++)
+		if (w->want[i] == b) {
+			assert_false(w->seen[i]);	/* once only */
+			w->seen[i] = true;
+		}
+	w->nr++;
+}
+
+/*
+ * The scan's walk visits every block once, slab objects and tree blocks
+ * alike, however small its batches.
+ */
+static void test_walk(void **state)
+{
+	char *small[6], *big = kmalloc(64 * 1024 + 1, GFP_KERNEL);
+	char *outside = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
+	struct walk_seen w = { 0 };
+	unsigned int calls = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < ARRAY_SIZE(small); i++) {
+		small[i] = kmalloc(i < 3 ? 32 : 512, GFP_KERNEL);
+		track_now(small[i], 16);
+		w.want[i] = find(small[i], 0);
+	}
+	track_now(big, PAGE_SIZE);
+	track_now(outside, 64);
+	w.want[6] = find(big, 0);
+	w.want[7] = find(outside, 0);
+	while (memleak_index_walk(&pos, 1, note_walked, &w))
+		calls++;
+	assert_true(calls >= 3);
+	for (unsigned int i = 0; i < ARRAY_SIZE(w.want); i++)
+		assert_true(w.seen[i]);
+	assert_int_equal(w.nr, memleak.nr_blocks);
+	for (unsigned int i = 0; i < ARRAY_SIZE(small); i++) {
+		forget(small[i]);
+		kfree(small[i]);
+	}
+	forget(big);
+	untrack(outside);
+	kfree(big);
+	free(outside);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -418,6 +498,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
 		cmocka_unit_test_teardown(test_outside_ram, teardown),
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
+		cmocka_unit_test_teardown(test_marked, teardown),
+		cmocka_unit_test_teardown(test_walk, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
