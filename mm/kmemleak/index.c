@@ -829,16 +829,32 @@ bool memleak_index_page_used(unsigned long addr)
 
 /* How far ahead a slab's walk fetches the blocks of its slots. */
 #define WALK_PREFETCH 8
+/*
+ * A walk's work in units of half a block visited: passing a page entry
+ * costs a unit, a block two (about 20 and 40 instructions), so that a
+ * walk of max blocks' work is about as long on a sparse heap.
+ */
+#define WALK_PAGE_COST 1
+#define WALK_BLOCK_COST 2
 
-/* Every block of slot array s, in address order. */
-static unsigned int walk_slab(struct slab_slots *s,
+/*
+ * The blocks of slot array s from slot *slot on, in address order, at
+ * most max (at least 1); *slot is where to go on, 0 when the slab is
+ * done.
+ */
+static unsigned int walk_slab(struct slab_slots *s, unsigned int *slot,
+			      unsigned int max,
 			      void (*visit)(struct memleak_block *b, void *ctx),
 			      void *ctx)
 {
 	unsigned int nr_slots = shapes[s->shape].nr_slots, n = 0;
 	struct memleak_block **slots = slots_of(s);
 
-	for (unsigned int i = 0; i < nr_slots; i++) {
+	for (unsigned int i = *slot; i < nr_slots; i++) {
+		if (n == max) {
+			*slot = i;
+			return n;
+		}
 		if (i + WALK_PREFETCH < nr_slots && slots[i + WALK_PREFETCH])
 			__builtin_prefetch(slots[i + WALK_PREFETCH]);
 		if (slots[i]) {
@@ -846,6 +862,7 @@ static unsigned int walk_slab(struct slab_slots *s,
 			n++;
 		}
 	}
+	*slot = 0;
 	return n;
 }
 
@@ -862,24 +879,46 @@ static unsigned int walk_tree_page(struct memleak_block *b,
 	return n;
 }
 
+/* The slot array whose first page is page entry i, or NULL. */
+static struct slab_slots *slab_starting_at(unsigned long i)
+{
+	struct slab_slots *s;
+
+	if (!is_slab_shape(page_entries[i].shape))
+		return NULL;
+	s = page_slots[i];
+	return (unsigned long)page_address(&mem_map[i]) == s->base ? s : NULL;
+}
+
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx)
 {
 	unsigned long nr_pages = max_pfn - min_pfn, found;
+	unsigned long work = 0, budget = (unsigned long)max * WALK_BLOCK_COST;
 	unsigned int n = 0;
 
-	/* Slabs first, by page: each at its first page. */
-	for (; pos->page < nr_pages && n < max; pos->page++) {
-		struct page_entry *e = &page_entries[pos->page];
+	/* Slabs first, by page: each from its first page. */
+	for (; pos->page < nr_pages; pos->page++, work += WALK_PAGE_COST) {
+		struct slab_slots *s;
 
-		if (is_slab_shape(e->shape) &&
-		    (unsigned long)page_address(&mem_map[pos->page]) ==
-			    page_slots[pos->page]->base)
-			n += walk_slab(page_slots[pos->page], visit, ctx);
+		if (work >= budget)
+			return true;
+		s = slab_starting_at(pos->page);
+		if (!s) {
+			pos->slot = 0;	/* its slab went meanwhile */
+			continue;
+		}
+		if (budget - work < WALK_BLOCK_COST)
+			return true;	/* not a block's worth left */
+		n = walk_slab(s, &pos->slot, (budget - work) / WALK_BLOCK_COST,
+			      visit, ctx);
+		work += n * WALK_BLOCK_COST;
+		if (pos->slot)
+			return true;	/* the slab's rest, next time */
 	}
 	/* Then the tree, by start page. */
-	while (n < max && !pos->tree_done) {
+	while (work < budget && !pos->tree_done) {
 		struct memleak_block *b =
 			radix_tree_lookup_ge(&block_tree, pos->key, &found);
 
@@ -887,7 +926,7 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			pos->tree_done = true;
 			break;
 		}
-		n += walk_tree_page(b, visit, ctx);
+		work += walk_tree_page(b, visit, ctx) * WALK_BLOCK_COST;
 		pos->key = found + 1;
 	}
 	return !pos->tree_done;

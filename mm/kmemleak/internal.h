@@ -404,17 +404,18 @@ unsigned long memleak_index_clear_marks(unsigned long from,
 void memleak_index_new_epoch(void);
 /*
  * Visits every block, slab objects in address order (their metadata
- * fetched ahead), then the others, about max at a time (a slab is
- * visited whole): returns true while some are left, to go on from
- * *pos, which starts as MEMLEAK_INDEX_WALK_START. Blocks added or freed
- * between calls may be visited or not; visit may not free blocks.
+ * fetched ahead), then the others, at most max at a time (and a bounded
+ * number of page entries): returns true while some are left, to go on
+ * from *pos, which starts as MEMLEAK_INDEX_WALK_START. Blocks added or
+ * freed between calls may be visited or not; visit may not free blocks.
  */
 struct memleak_index_pos {
 	unsigned long page;	/* the page entries' next */
+	unsigned int slot;	/* in that page's slab, when inside it */
 	unsigned long key;	/* the tree's next start page */
 	bool tree_done;
 };
-#define MEMLEAK_INDEX_WALK_START { 0, 0, false }
+#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false }
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx);
