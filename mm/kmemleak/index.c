@@ -423,19 +423,18 @@ static bool block_is_simple(const struct memleak_block *b,
 	       !block_is_black(b);
 }
 
-static void set_simple(const struct slab_slots *s, unsigned int i, bool on)
+/* Slot i's bits in the pool, and its bit's mask in them. */
+static struct bit_pair *bits_of(const struct slab_slots *s, unsigned int i)
 {
-	unsigned long w = bit_word(s->first_word, i);
-
-	if (on)
-		bit_pool[w].simple |= bit_mask(i);
-	else
-		bit_pool[w].simple &= ~bit_mask(i);
+	return &bit_pool[bit_word(s->first_word, i)];
 }
 
-static void set_mark(u32 first_word, unsigned int i)
+static void set_simple(const struct slab_slots *s, unsigned int i, bool on)
 {
-	bit_pool[bit_word(first_word, i)].mark |= bit_mask(i);
+	if (on)
+		bits_of(s, i)->simple |= bit_mask(i);
+	else
+		bits_of(s, i)->simple &= ~bit_mask(i);
 }
 
 /* The block in the slot holding addr, or NULL (an empty slot, the tail). */
@@ -513,21 +512,16 @@ static void free_slots(struct slab_slots *s)
 		kfree(s);
 }
 
-static int insert_in_slab(struct memleak_block *b,
-			  const struct slab_geometry *g)
+/* Puts b in its slot of s (NULL: none could be made). */
+static int insert_in_slab(struct memleak_block *b, struct slab_slots *s)
 {
-	struct page_entry *e = entry_of(b->start);
-	struct slab_slots *s = is_slab_shape(e->shape) ? slots_of_entry(e) : NULL;
 	const struct slab_shape *sh;
+	struct memleak_block **slots;
+	struct bit_pair *bits;
 	unsigned int i;
 
-	if (e->shape == SHAPE_TREE)
-		return -EEXIST;
-	if (!s) {
-		s = new_slots(g);
-		if (!s)
-			return -ENOMEM;
-	}
+	if (!s)
+		return -ENOMEM;
 	sh = &shapes[s->shape];
 	i = slot_number(sh, b->start - s->base);
 	if (i >= sh->nr_slots ||
@@ -536,28 +530,34 @@ static int insert_in_slab(struct memleak_block *b,
 			free_slots(s);
 		return -ERANGE;
 	}
-	if (slots_of(s)[i])
+	slots = slots_at(s, sh);
+	if (slots[i])
 		return -EEXIST;
-	slots_of(s)[i] = b;
+	slots[i] = b;
 	s->types[i] = b->type;
-	set_simple(s, i, block_is_simple(b, sh, s->base, i));
-	/* The slot's new block starts unmarked. */
-	bit_pool[bit_word(s->first_word, i)].mark &= ~bit_mask(i);
+	bits = bits_of(s, i);
+	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
+	if (block_is_simple(b, sh, s->base, i))
+		bits->simple |= bit_mask(i);
 	s->nr_used++;
 	return 0;
 }
 
-static void remove_from_slab(struct memleak_block *b, struct slab_slots *s)
+/* Takes the block starting at start out of its slot of s; NULL if none. */
+static struct memleak_block *remove_from_slab(struct slab_slots *s,
+					      unsigned long start)
 {
 	unsigned int i;
+	struct memleak_block *b = slot_block(s, start, &i);
 
-	if (slot_block(s, b->start, &i) != b)
-		return;
+	if (!b || b->start != start)
+		return NULL;
 	slots_of(s)[i] = NULL;
 	s->types[i] = 0;
-	set_simple(s, i, false);
+	bits_of(s, i)->simple &= ~bit_mask(i);
 	if (--s->nr_used == 0)
 		free_slots(s);
+	return b;
 }
 /* ------------------------------------------------------------------ */
 /* Other blocks: the tree of start pages                               */
@@ -756,34 +756,40 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 	return find_in_slab(slots_of_entry(e), addr);
 }
 
-bool memleak_index_marked(unsigned long addr)
+/*
+ * The page entry of the slab holding addr, with its shape and addr's
+ * slot; NULL outside slabs with tracked objects or in a slab's tail.
+ */
+static struct page_entry *slab_slot(unsigned long addr,
+				    const struct slab_shape **sh,
+				    unsigned int *i)
 {
 	struct page_entry *e = entry_of(addr);
-	const struct slab_shape *sh;
-	unsigned int i;
 
 	if (!e || !is_slab_shape(e->shape))
-		return false;
-	sh = &shapes[e->shape];
-	i = slot_number(sh, addr - (addr & sh->mask));
-	return i < sh->nr_slots &&
-	       (bit_pool[bit_word(e->first_word, i)].mark & bit_mask(i));
+		return NULL;
+	*sh = &shapes[e->shape];
+	*i = slot_number(*sh, addr - (addr & (*sh)->mask));
+	return *i < (*sh)->nr_slots ? e : NULL;
+}
+
+bool memleak_index_marked(unsigned long addr)
+{
+	const struct slab_shape *sh;
+	unsigned int i;
+	struct page_entry *e = slab_slot(addr, &sh, &i);
+
+	return e && (bit_pool[bit_word(e->first_word, i)].mark & bit_mask(i));
 }
 
 struct memleak_block **memleak_index_slot(unsigned long addr)
 {
-	struct page_entry *e = entry_of(addr);
 	const struct slab_shape *sh;
 	unsigned int i;
+	struct page_entry *e = slab_slot(addr, &sh, &i);
 
-	if (!e || !is_slab_shape(e->shape))
-		return NULL;
-	sh = &shapes[e->shape];
-	i = slot_number(sh, addr - (addr & sh->mask));
-	if (i >= sh->nr_slots)
-		return NULL;
 	/* Computed from the page entry alone: the slot array is not read. */
-	return slots_at(slots_of_entry(e), sh) + i;
+	return e ? slots_at(slots_of_entry(e), sh) + i : NULL;
 }
 
 /* The slot array and slot of a slab block, or NULL. */
@@ -805,7 +811,7 @@ void memleak_index_mark(const struct memleak_block *b)
 	struct slab_slots *s = slots_of_block(b, &i);
 
 	if (s)
-		set_mark(s->first_word, i);
+		bits_of(s, i)->mark |= bit_mask(i);
 }
 
 void memleak_index_update(const struct memleak_block *b)
@@ -934,20 +940,30 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 
 int memleak_index_insert(struct memleak_block *b)
 {
+	struct page_entry *e = entry_of(b->start);
 	struct slab_geometry g;
 
+	/* A slab with tracked objects already: its slot array says all. */
+	if (e && is_slab_shape(e->shape))
+		return insert_in_slab(b, slots_of_entry(e));
 	/* Each path checks overlaps its own way: one block per slot, or the tree. */
-	if (slab_geometry_of((void *)b->start, &g))
-		return insert_in_slab(b, &g);
-	return insert_in_tree(b);
+	if (!slab_geometry_of((void *)b->start, &g))
+		return insert_in_tree(b);
+	if (e->shape == SHAPE_TREE)
+		return -EEXIST;
+	return insert_in_slab(b, new_slots(&g));
 }
 
-void memleak_index_remove(struct memleak_block *b)
+struct memleak_block *memleak_index_remove(unsigned long start)
 {
-	struct page_entry *e = entry_of(b->start);
+	struct page_entry *e = entry_of(start);
+	struct memleak_block *b;
 
 	if (e && is_slab_shape(e->shape))
-		remove_from_slab(b, slots_of_entry(e));
-	else
-		remove_from_tree(b);
+		return remove_from_slab(slots_of_entry(e), start);
+	b = find_in_tree(start);
+	if (!b || b->start != start)
+		return NULL;
+	remove_from_tree(b);
+	return b;
 }

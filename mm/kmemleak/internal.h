@@ -422,7 +422,8 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 /* Whether the page holding addr has tracked blocks (for tests). */
 bool memleak_index_page_used(unsigned long addr);
 int memleak_index_insert(struct memleak_block *b);
-void memleak_index_remove(struct memleak_block *b);
+/* Takes the block starting at start out of the index; NULL if none. */
+struct memleak_block *memleak_index_remove(unsigned long start);
 
 /* log.c */
 /*

@@ -189,16 +189,15 @@ static void orphan_freed(struct memleak_block *b)
 
 bool memleak_try_delete_block(unsigned long start)
 {
-	struct memleak_block *b = memleak_index_find(start);
+	struct memleak_block *b = memleak_index_remove(start);
 
-	if (!b || b->start != start)
+	if (!b)
 		return false;
 	if (b->flags & MEMLEAK_REPORTED) {
 		memleak.nr_freed_after_report++;
 		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
 			orphan_freed(b);
 	}
-	memleak_index_remove(b);
 	b->flags &= ~MEMLEAK_ALLOCATED;
 	list_del(&b->node);
 	memleak.nr_blocks--;
