@@ -64,11 +64,11 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 		end = p + min((s->size - offset) / sizeof(long),
 			      (size_t)CLASSIFY_BUDGET);
 		for (; p < end; p++) {
+			unsigned long off = (unsigned long)p - s->start;
 			struct memleak_block *t;
 
 			/* Most words point to reachable blocks: marked. */
-			if (!memleak_in_bounds(*p) ||
-			    !memleak_reads_word(s, (unsigned long)p - s->start) ||
+			if (!memleak_in_bounds(*p) || !memleak_reads_word(s, off) ||
 			    memleak_index_marked(*p))
 				continue;
 			t = memleak_lookup_block(*p);

@@ -13,9 +13,9 @@
  * The scan's question, "is this word the first reference to an unmarked
  * block?", is answered from three small tables: an 8-byte entry per
  * page of RAM, the shapes of the slab caches (a few dozen), and two
- * bits per slot of a slab holding tracked objects (mark, simple). Only a word that is none of
- * that (inside a block, a block needing several references) reads the
- * slab's slot array and the block.
+ * bits per slot of a slab holding tracked objects (mark, simple). Only a
+ * word that is none of that (inside a block, a block needing several
+ * references) reads the slab's slot array and the block.
  *
  * Each slab with tracked objects has a slot array (the block in each
  * slot, and its type) and a run of words in the bit pool, made
@@ -295,8 +295,8 @@ static struct slab_slots *slots_of_entry(const struct page_entry *e)
 /* The pool twice as large (at least pairs more), or false. */
 static bool grow_pool(unsigned long pairs)
 {
-	unsigned long n = max(pool_words * 2,
-			      (unsigned long)PAGE_SIZE / sizeof(struct bit_pair));
+	unsigned long least = PAGE_SIZE / sizeof(struct bit_pair);
+	unsigned long n = max(pool_words * 2, least);
 	struct bit_pair *pool;
 
 	while (n < pool_end + pairs)
@@ -760,9 +760,9 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
  * The page entry of the slab holding addr, with its shape and addr's
  * slot; NULL outside slabs with tracked objects or in a slab's tail.
  */
-static struct page_entry *slab_slot(unsigned long addr,
-				    const struct slab_shape **sh,
-				    unsigned int *i)
+static inline struct page_entry *slab_slot(unsigned long addr,
+					   const struct slab_shape **sh,
+					   unsigned int *i)
 {
 	struct page_entry *e = entry_of(addr);
 
@@ -820,7 +820,8 @@ void memleak_index_update(const struct memleak_block *b)
 	struct slab_slots *s = slots_of_block(b, &i);
 
 	if (s)
-		set_simple(s, i, block_is_simple(b, &shapes[s->shape], s->base, i));
+		set_simple(s, i,
+			   block_is_simple(b, &shapes[s->shape], s->base, i));
 }
 
 bool memleak_index_page_used(unsigned long addr)

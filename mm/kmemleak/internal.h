@@ -3,7 +3,7 @@
  * files offer each other (mm/kmemleak/, docs/memleak.md):
  *
  *   tracking.c    blocks, the collector's state, start-up
- *   index.c       address -> block (page entry -> slab shape, bits, slots; or tree)
+ *   index.c       address -> block (page entry -> shape, bits, slots; or tree)
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
  *   types.c       typed blocks: precise scanning, pointer type checks

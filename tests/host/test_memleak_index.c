@@ -422,7 +422,8 @@ static void test_marked(void **state)
 	assert_true(memleak_index_marked((unsigned long)a + 40));
 	assert_false(memleak_index_marked((unsigned long)b));
 	/* Cleared a word at a time, as the scan does between windows. */
-	for (unsigned long from = 0; (from = memleak_index_clear_marks(from, 1));)
+	for (unsigned long from = 0;
+	     (from = memleak_index_clear_marks(from, 1));)
 		;
 	assert_false(memleak_index_marked((unsigned long)a));
 	forget(a);
