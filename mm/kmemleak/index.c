@@ -88,7 +88,9 @@ static bool is_slab_shape(u32 shape)
  */
 static struct page_entry *page_entries;
 static struct slab_slots **page_slots;
-static unsigned int page_entries_order, page_slots_order;
+/* A bit per page: the first page of a slab with a slot array (walks). */
+static unsigned long *slab_starts;
+static unsigned int page_entries_order, page_slots_order, slab_starts_order;
 
 /*
  * One slab's tracked objects, off the scan's fast path: the block in
@@ -238,12 +240,15 @@ int memleak_index_init(void)
 		return -ENOMEM;
 	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
 	page_slots_order = get_order(nr_pages * sizeof(struct slab_slots *));
+	slab_starts_order = get_order(BITS_TO_LONGS(nr_pages) * sizeof(long));
 	page_entries = alloc_table(page_entries_order);
 	page_slots = alloc_table(page_slots_order);
-	if (!page_entries || !page_slots)
+	slab_starts = alloc_table(slab_starts_order);
+	if (!page_entries || !page_slots || !slab_starts)
 		return -ENOMEM;
 	memset(page_entries, 0, nr_pages * sizeof(struct page_entry));
 	memset(page_slots, 0, nr_pages * sizeof(struct slab_slots *));
+	memset(slab_starts, 0, BITS_TO_LONGS(nr_pages) * sizeof(long));
 	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
 	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
 	return 0;
@@ -259,6 +264,8 @@ unsigned long memleak_index_pages(void)
 		pages += 1ul << page_entries_order;
 	if (page_slots)
 		pages += 1ul << page_slots_order;
+	if (slab_starts)
+		pages += 1ul << slab_starts_order;
 	if (pool_words)
 		pages += 1ul << pool_order(pool_words);
 	return pages;
@@ -495,6 +502,7 @@ static struct slab_slots *new_slots(const struct slab_geometry *g)
 	s->first_word = first_word;
 	memleak.index_bytes += bytes;
 	set_pages(s->base, g->nr_pages, s, shape, first_word);
+	set_bit(entry_of(s->base) - page_entries, slab_starts);
 	return s;
 }
 
@@ -504,6 +512,7 @@ static void free_slots(struct slab_slots *s)
 	unsigned int shift = slots_shift(sh->nr_slots);
 
 	set_pages(s->base, sh->nr_pages, NULL, 0, 0);
+	clear_bit(entry_of(s->base) - page_entries, slab_starts);
 	free_run(s->first_word, BITS_TO_LONGS(sh->nr_slots));
 	memleak.index_bytes -= slots_bytes(sh->nr_slots);
 	if (shift <= MAX_SLOTS_SHIFT)
@@ -837,14 +846,6 @@ bool memleak_index_page_used(unsigned long addr)
 /* How far ahead a slab's walk fetches the blocks of its slots. */
 #define WALK_PREFETCH 8
 /*
- * A walk's work in units of half a block visited: passing a page entry
- * costs a unit, a block two (about 20 and 40 instructions), so that a
- * walk of max blocks' work is about as long on a sparse heap.
- */
-#define WALK_PAGE_COST 1
-#define WALK_BLOCK_COST 2
-
-/*
  * The blocks of slot array s from slot *slot on, in address order, at
  * most max (at least 1); *slot is where to go on, 0 when the slab is
  * done.
@@ -886,46 +887,36 @@ static unsigned int walk_tree_page(struct memleak_block *b,
 	return n;
 }
 
-/* The slot array whose first page is page entry i, or NULL. */
-static struct slab_slots *slab_starting_at(unsigned long i)
-{
-	struct slab_slots *s;
-
-	if (!is_slab_shape(page_entries[i].shape))
-		return NULL;
-	s = page_slots[i];
-	return (unsigned long)page_address(&mem_map[i]) == s->base ? s : NULL;
-}
-
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx)
 {
 	unsigned long nr_pages = max_pfn - min_pfn, found;
-	unsigned long work = 0, budget = (unsigned long)max * WALK_BLOCK_COST;
 	unsigned int n = 0;
 
-	/* Slabs first, by page: each from its first page. */
-	for (; pos->page < nr_pages; pos->page++, work += WALK_PAGE_COST) {
-		struct slab_slots *s;
+	/*
+	 * Slabs first, in address order, each from its first page: found
+	 * in the bitmap of slab starts, a word of which passes over 32 or
+	 * 64 pages without one.
+	 */
+	for (;;) {
+		unsigned long page = find_next_bit(slab_starts, nr_pages,
+						   pos->page);
 
-		if (work >= budget)
-			return true;
-		s = slab_starting_at(pos->page);
-		if (!s) {
+		if (page != pos->page)
 			pos->slot = 0;	/* its slab went meanwhile */
-			continue;
-		}
-		if (budget - work < WALK_BLOCK_COST)
-			return true;	/* not a block's worth left */
-		n = walk_slab(s, &pos->slot, (budget - work) / WALK_BLOCK_COST,
-			      visit, ctx);
-		work += n * WALK_BLOCK_COST;
+		pos->page = page;
+		if (page == nr_pages)
+			break;
+		if (n == max)
+			return true;
+		n += walk_slab(page_slots[page], &pos->slot, max - n, visit, ctx);
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
+		pos->page++;
 	}
 	/* Then the tree, by start page. */
-	while (work < budget && !pos->tree_done) {
+	while (n < max && !pos->tree_done) {
 		struct memleak_block *b =
 			radix_tree_lookup_ge(&block_tree, pos->key, &found);
 
@@ -933,7 +924,7 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			pos->tree_done = true;
 			break;
 		}
-		work += walk_tree_page(b, visit, ctx) * WALK_BLOCK_COST;
+		n += walk_tree_page(b, visit, ctx);
 		pos->key = found + 1;
 	}
 	return !pos->tree_done;

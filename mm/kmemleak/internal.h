@@ -404,9 +404,9 @@ unsigned long memleak_index_clear_marks(unsigned long from,
 void memleak_index_new_epoch(void);
 /*
  * Visits every block, slab objects in address order (their metadata
- * fetched ahead), then the others, at most max at a time (and a bounded
- * number of page entries): returns true while some are left, to go on
- * from *pos, which starts as MEMLEAK_INDEX_WALK_START. Blocks added or
+ * fetched ahead), then the others, at most max at a time: returns true
+ * while some are left, to go on from *pos, which starts as
+ * MEMLEAK_INDEX_WALK_START. Blocks added or
  * freed between calls may be visited or not; visit may not free blocks.
  */
 struct memleak_index_pos {
