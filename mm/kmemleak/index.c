@@ -22,12 +22,10 @@
  * when its first object is tracked and given back with its last one.
  *
  * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
- * thread stacks, modules, the boot allocator's tables, and anything a
- * test tracks in its own memory) are few and large. They sit in a radix
- * tree keyed by the page number of their start, each entry the list of
- * blocks starting in that page, in address order; the pages of the
- * linear map they cover have SHAPE_TREE, so that a word pointing into
- * any other page of RAM is dismissed by its page entry alone.
+ * thread stacks, modules...) are few and large: index_tree.c keeps them
+ * in a tree of start pages, and the pages of RAM they cover have
+ * SHAPE_TREE, so that a word pointing into any other page of RAM is
+ * dismissed by its page entry alone.
  *
  * Locking: memleak_lock, for every function here. A slot array exists
  * only while its slab holds a tracked (so allocated) object, so the slab
@@ -39,9 +37,9 @@
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
-#include <kernel/radix-tree.h>
 #include <kernel/slab.h>
 #include "internal.h"
+#include "index.h"
 
 /*
  * What a slab of some cache looks like: slabs are aligned to their size,
@@ -65,28 +63,11 @@ static unsigned int nr_shapes = 1;
 struct slab_slots;
 
 /*
- * A page's entry: what its tracked blocks are. 8 bytes, so that the
- * entries of the pages a scan looks at stay in the cache.
- */
-struct page_entry {
-	u32 first_word;		/* a slab's: its run in the bit pool */
-	u32 shape;		/* 0: none; SHAPE_TREE; else the slab's */
-};
-
-/* The shape of pages that blocks outside slabs cover (part of). */
-#define SHAPE_TREE 0xffffffffu
-
-static bool is_slab_shape(u32 shape)
-{
-	return shape && shape != SHAPE_TREE;
-}
-
-/*
  * One entry per page frame of RAM, pfn min_pfn first; beside them, for
  * the pages of a slab with tracked objects, its slot array (off the
  * scan's fast path).
  */
-static struct page_entry *page_entries;
+struct page_entry *memleak_page_entries;
 static struct slab_slots **page_slots;
 /* A bit per page: the first page of a slab with a slot array (walks). */
 static unsigned long *slab_starts;
@@ -182,25 +163,6 @@ static struct memleak_block **slots_of(struct slab_slots *s)
 	return slots_at(s, &shapes[s->shape]);
 }
 
-/* The tree's nodes: a cache of ours too, with spares for a whole path. */
-static struct kmem_cache *node_cache;
-#define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
-
-/* Blocks outside slabs, keyed by the page number of their start. */
-static struct radix_tree_root block_tree;
-
-static void *alloc_tree_node(void *ctx)
-{
-	(void)ctx;
-	return kmem_cache_alloc(node_cache, GFP_ATOMIC);
-}
-
-static void free_tree_node(void *node, void *ctx)
-{
-	(void)ctx;
-	kmem_cache_free(node_cache, node);
-}
-
 /* Whole pages, untracked: the collector's own (memleak_lock held). */
 static void *alloc_table(unsigned int order)
 {
@@ -233,34 +195,29 @@ int memleak_index_init(void)
 		if (!slots_cache[i])
 			return -ENOMEM;
 	}
-	node_cache = kmem_cache_create("memleak_tree_node",
-				       RADIX_TREE_NODE_SIZE, 0,
-				       SLAB_NOLEAKTRACE, NULL);
-	if (!node_cache)
+	if (memleak_tree_init())
 		return -ENOMEM;
 	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
 	page_slots_order = get_order(nr_pages * sizeof(struct slab_slots *));
 	slab_starts_order = get_order(BITS_TO_LONGS(nr_pages) * sizeof(long));
-	page_entries = alloc_table(page_entries_order);
+	memleak_page_entries = alloc_table(page_entries_order);
 	page_slots = alloc_table(page_slots_order);
 	slab_starts = alloc_table(slab_starts_order);
-	if (!page_entries || !page_slots || !slab_starts)
+	if (!memleak_page_entries || !page_slots || !slab_starts)
 		return -ENOMEM;
-	memset(page_entries, 0, nr_pages * sizeof(struct page_entry));
+	memset(memleak_page_entries, 0, nr_pages * sizeof(struct page_entry));
 	memset(page_slots, 0, nr_pages * sizeof(struct slab_slots *));
 	memset(slab_starts, 0, BITS_TO_LONGS(nr_pages) * sizeof(long));
-	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
-	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
 	return 0;
 }
 
 unsigned long memleak_index_pages(void)
 {
-	unsigned long pages = memleak_cache_pages(node_cache);
+	unsigned long pages = memleak_tree_pages();
 
 	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
 		pages += memleak_cache_pages(slots_cache[i]);
-	if (page_entries)
+	if (memleak_page_entries)
 		pages += 1ul << page_entries_order;
 	if (page_slots)
 		pages += 1ul << page_slots_order;
@@ -273,27 +230,13 @@ unsigned long memleak_index_pages(void)
 
 void memleak_index_shrink(void)
 {
-	radix_tree_keep_spares(&block_tree, 0);
-	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
-}
-
-static unsigned long block_end(const struct memleak_block *b)
-{
-	return b->start + (b->size ? b->size : 1);
-}
-
-/* The entry of the page holding addr, or NULL outside RAM. */
-static struct page_entry *entry_of(unsigned long addr)
-{
-	if (!virt_addr_valid((void *)addr))
-		return NULL;
-	return &page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
+	memleak_tree_shrink();
 }
 
 /* The slot array of a slab page's entry e. */
 static struct slab_slots *slots_of_entry(const struct page_entry *e)
 {
-	return page_slots[e - page_entries];
+	return page_slots[e - memleak_page_entries];
 }
 
 /* ------------------------------------------------------------------ */
@@ -471,7 +414,7 @@ static void set_pages(unsigned long start, unsigned int nr,
 	struct page_entry *e = entry_of(start);
 
 	for (unsigned int i = 0; i < nr; i++) {
-		page_slots[e + i - page_entries] = s;
+		page_slots[e + i - memleak_page_entries] = s;
 		e[i].shape = shape;
 		e[i].first_word = first_word;
 	}
@@ -502,7 +445,7 @@ static struct slab_slots *new_slots(const struct slab_geometry *g)
 	s->first_word = first_word;
 	memleak.index_bytes += bytes;
 	set_pages(s->base, g->nr_pages, s, shape, first_word);
-	set_bit(entry_of(s->base) - page_entries, slab_starts);
+	set_bit(entry_of(s->base) - memleak_page_entries, slab_starts);
 	return s;
 }
 
@@ -512,7 +455,7 @@ static void free_slots(struct slab_slots *s)
 	unsigned int shift = slots_shift(sh->nr_slots);
 
 	set_pages(s->base, sh->nr_pages, NULL, 0, 0);
-	clear_bit(entry_of(s->base) - page_entries, slab_starts);
+	clear_bit(entry_of(s->base) - memleak_page_entries, slab_starts);
 	free_run(s->first_word, BITS_TO_LONGS(sh->nr_slots));
 	memleak.index_bytes -= slots_bytes(sh->nr_slots);
 	if (shift <= MAX_SLOTS_SHIFT)
@@ -569,124 +512,6 @@ static struct memleak_block *remove_from_slab(struct slab_slots *s,
 	return b;
 }
 /* ------------------------------------------------------------------ */
-/* Other blocks: the tree of start pages                               */
-
-/* The block with the greatest start <= addr, or NULL. */
-static struct memleak_block *last_start_at_or_before(unsigned long addr)
-{
-	unsigned long key = addr >> PAGE_SHIFT, found;
-
-	for (;;) {
-		struct memleak_block *b, *last = NULL;
-
-		b = radix_tree_lookup_le(&block_tree, key, &found);
-		for (; b && b->start <= addr; b = b->page_next)
-			last = b;
-		/* Every block of the page found starts past addr: look before. */
-		if (last || !b || found == 0)
-			return last;
-		key = found - 1;
-	}
-}
-
-static struct memleak_block *find_in_tree(unsigned long addr)
-{
-	struct memleak_block *b = last_start_at_or_before(addr);
-
-	return b && addr < block_end(b) ? b : NULL;
-}
-
-/* Whether a block in the tree still covers part of the page at addr. */
-static bool page_still_covered(unsigned long page)
-{
-	struct memleak_block *b = last_start_at_or_before(page + PAGE_SIZE - 1);
-
-	return b && block_end(b) > page;
-}
-
-static void mark_linear_pages(const struct memleak_block *b)
-{
-	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
-
-	for (; p < block_end(b); p += PAGE_SIZE)
-		if (entry_of(p))
-			entry_of(p)->shape = SHAPE_TREE;
-}
-
-static void unmark_linear_pages(const struct memleak_block *b)
-{
-	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
-
-	for (; p < block_end(b); p += PAGE_SIZE)
-		if (entry_of(p) && !page_still_covered(p))
-			entry_of(p)->shape = 0;
-}
-
-/* Whether b covers a page of the linear map holding tracked slab objects. */
-static bool covers_slab_blocks(const struct memleak_block *b)
-{
-	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
-
-	for (; p < block_end(b); p += PAGE_SIZE) {
-		struct page_entry *e = entry_of(p);
-
-		if (e && is_slab_shape(e->shape))
-			return true;
-	}
-	return false;
-}
-
-static int insert_in_tree(struct memleak_block *b)
-{
-	unsigned long key = b->start >> PAGE_SHIFT;
-	struct memleak_block *before = last_start_at_or_before(block_end(b) - 1);
-	struct memleak_block **link, *head;
-	int err;
-
-	if (before && block_end(before) > b->start)
-		return -EEXIST;
-	if (covers_slab_blocks(b))
-		return -EEXIST;
-	head = radix_tree_lookup(&block_tree, key);
-	if (!head || head->start > b->start) {
-		b->page_next = head;
-		err = head ? 0 : radix_tree_insert(&block_tree, key, b);
-		if (err)
-			return err;
-		if (head)
-			radix_tree_replace(&block_tree, key, b);
-	} else {
-		for (link = &head->page_next; *link && (*link)->start < b->start;)
-			link = &(*link)->page_next;
-		b->page_next = *link;
-		*link = b;
-	}
-	mark_linear_pages(b);
-	return 0;
-}
-
-static void remove_from_tree(struct memleak_block *b)
-{
-	unsigned long key = b->start >> PAGE_SHIFT;
-	struct memleak_block *head = radix_tree_lookup(&block_tree, key);
-	struct memleak_block **link;
-
-	if (head == b) {
-		if (b->page_next)
-			radix_tree_replace(&block_tree, key, b->page_next);
-		else
-			radix_tree_delete(&block_tree, key);
-	} else {
-		for (link = &head->page_next; *link && *link != b;)
-			link = &(*link)->page_next;
-		if (*link)
-			*link = b->page_next;
-	}
-	b->page_next = NULL;
-	unmark_linear_pages(b);
-}
-
-/* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
 struct memleak_block *memleak_index_find(unsigned long addr)
@@ -694,7 +519,7 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 	struct page_entry *e = entry_of(addr);
 
 	if (!e || e->shape == SHAPE_TREE)
-		return find_in_tree(addr);
+		return memleak_tree_find(addr);
 	return e->shape ? find_in_slab(slots_of_entry(e), addr) : NULL;
 }
 
@@ -713,7 +538,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	unsigned int i;
 
 	if (!e || !is_slab_shape(e->shape)) {
-		b = !e || e->shape == SHAPE_TREE ? find_in_tree(addr) : NULL;
+		b = !e || e->shape == SHAPE_TREE ? memleak_tree_find(addr) : NULL;
 		if (b) {
 			*start = b->start;
 			*type = b->type;
@@ -744,9 +569,9 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 
 	*first_ref = false;
 	if (!e)
-		return find_in_tree(addr);
+		return memleak_tree_find(addr);
 	if (!is_slab_shape(e->shape))
-		return e->shape == SHAPE_TREE ? find_in_tree(addr) : NULL;
+		return e->shape == SHAPE_TREE ? memleak_tree_find(addr) : NULL;
 	sh = &shapes[e->shape];
 	base = addr & sh->mask;
 	i = slot_number(sh, addr - base);
@@ -874,24 +699,11 @@ static unsigned int walk_slab(struct slab_slots *s, unsigned int *slot,
 	return n;
 }
 
-/* Every block starting in the tree's page key, in address order. */
-static unsigned int walk_tree_page(struct memleak_block *b,
-				   void (*visit)(struct memleak_block *b,
-						 void *ctx),
-				   void *ctx)
-{
-	unsigned int n = 0;
-
-	for (; b; b = b->page_next, n++)
-		visit(b, ctx);
-	return n;
-}
-
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx)
 {
-	unsigned long nr_pages = max_pfn - min_pfn, found;
+	unsigned long nr_pages = max_pfn - min_pfn;
 	unsigned int n = 0;
 
 	/*
@@ -916,17 +728,9 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 		pos->page++;
 	}
 	/* Then the tree, by start page. */
-	while (n < max && !pos->tree_done) {
-		struct memleak_block *b =
-			radix_tree_lookup_ge(&block_tree, pos->key, &found);
-
-		if (!b) {
-			pos->tree_done = true;
-			break;
-		}
-		n += walk_tree_page(b, visit, ctx);
-		pos->key = found + 1;
-	}
+	while (n < max && !pos->tree_done)
+		n += memleak_tree_walk_page(&pos->key, &pos->tree_done, visit,
+					    ctx);
 	return !pos->tree_done;
 }
 
@@ -940,7 +744,7 @@ int memleak_index_insert(struct memleak_block *b)
 		return insert_in_slab(b, slots_of_entry(e));
 	/* Each path checks overlaps its own way: one block per slot, or the tree. */
 	if (!slab_geometry_of((void *)b->start, &g))
-		return insert_in_tree(b);
+		return memleak_tree_insert(b);
 	if (e->shape == SHAPE_TREE)
 		return -EEXIST;
 	return insert_in_slab(b, new_slots(&g));
@@ -953,9 +757,9 @@ struct memleak_block *memleak_index_remove(unsigned long start)
 
 	if (e && is_slab_shape(e->shape))
 		return remove_from_slab(slots_of_entry(e), start);
-	b = find_in_tree(start);
+	b = memleak_tree_find(start);
 	if (!b || b->start != start)
 		return NULL;
-	remove_from_tree(b);
+	memleak_tree_remove(b);
 	return b;
 }

@@ -3,7 +3,8 @@
  * files offer each other (mm/kmemleak/, docs/memleak.md):
  *
  *   tracking.c    blocks, the collector's state, start-up
- *   index.c       address -> block (page entry -> shape, bits, slots; or tree)
+ *   index.c       address -> block (page entry -> shape, bits, slots)
+ *   index_tree.c  the blocks outside slabs, in a tree of start pages
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
  *   types.c       typed blocks: precise scanning, pointer type checks

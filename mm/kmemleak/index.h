@@ -1,0 +1,64 @@
+/*
+ * What the two halves of the leak collector's index share: index.c
+ * (slab objects, by page entry, shape and bit pool) and index_tree.c
+ * (every other block, in a tree of start pages). Both run with
+ * memleak_lock held.
+ */
+#ifndef MM_KMEMLEAK_INDEX_H
+#define MM_KMEMLEAK_INDEX_H
+
+#include <kernel/mm.h>
+#include "internal.h"
+
+/*
+ * A page's entry: what its tracked blocks are. 8 bytes, so that the
+ * entries of the pages a scan looks at stay in the cache.
+ */
+struct page_entry {
+	u32 first_word;		/* a slab's: its run in the bit pool */
+	u32 shape;		/* 0: none; SHAPE_TREE; else the slab's */
+};
+
+/* The shape of pages that blocks outside slabs cover (part of). */
+#define SHAPE_TREE 0xffffffffu
+
+static inline bool is_slab_shape(u32 shape)
+{
+	return shape && shape != SHAPE_TREE;
+}
+
+/* One entry per page frame of RAM, pfn min_pfn first (index.c). */
+extern struct page_entry *memleak_page_entries;
+
+/* The entry of the page holding addr, or NULL outside RAM. */
+static inline struct page_entry *entry_of(unsigned long addr)
+{
+	if (!virt_addr_valid((void *)addr))
+		return NULL;
+	return &memleak_page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
+}
+
+/* One past the last byte of b (a block of size 0 holds its start). */
+static inline unsigned long block_end(const struct memleak_block *b)
+{
+	return b->start + (b->size ? b->size : 1);
+}
+
+/*
+ * index_tree.c: blocks outside slabs. Insert fails with -EEXIST when
+ * the block would overlap a tracked one (or cover a page of tracked
+ * slab objects), -ENOMEM. A walk visits the blocks starting in the next
+ * start page from *key on, and sets *done after the last.
+ */
+int memleak_tree_init(void);
+unsigned long memleak_tree_pages(void);
+void memleak_tree_shrink(void);
+struct memleak_block *memleak_tree_find(unsigned long addr);
+int memleak_tree_insert(struct memleak_block *b);
+void memleak_tree_remove(struct memleak_block *b);
+unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
+				    void (*visit)(struct memleak_block *b,
+						  void *ctx),
+				    void *ctx);
+
+#endif
