@@ -211,12 +211,10 @@ int memleak_index_init(void)
 	return 0;
 }
 
-unsigned long memleak_index_pages(void)
+unsigned long memleak_index_table_pages(void)
 {
-	unsigned long pages = memleak_tree_pages();
+	unsigned long pages = 0;
 
-	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
-		pages += memleak_cache_pages(slots_cache[i]);
 	if (memleak_page_entries)
 		pages += 1ul << page_entries_order;
 	if (page_slots)
@@ -225,6 +223,15 @@ unsigned long memleak_index_pages(void)
 		pages += 1ul << slab_starts_order;
 	if (pool_words)
 		pages += 1ul << pool_order(pool_words);
+	return pages;
+}
+
+unsigned long memleak_index_pages(void)
+{
+	unsigned long pages = memleak_tree_pages() + memleak_index_table_pages();
+
+	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
+		pages += memleak_cache_pages(slots_cache[i]);
 	return pages;
 }
 

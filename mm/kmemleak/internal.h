@@ -365,6 +365,8 @@ unsigned long memleak_metadata_bytes(void);
 int memleak_index_init(void);
 /* Pages of the slot arrays' caches, for memleak_nr_free_pages(). */
 unsigned long memleak_index_pages(void);
+/* Of those, the tables: page entries, slot-array pointers, bit pool. */
+unsigned long memleak_index_table_pages(void);
 /* Gives back the tree's spare nodes (and keeps a path's worth again). */
 void memleak_index_shrink(void);
 struct memleak_block *memleak_index_find(unsigned long addr);
