@@ -13,7 +13,10 @@
  * A ring of suspects with no way in (a leaked circular list) would be
  * all indirect. As Valgrind does with such a "clique", the first of them
  * in the list of suspects is taken as its leader, direct, and the rest
- * are indirect from it.
+ * are indirect from it. The first one not yet covered may also lie
+ * downstream of a ring that comes later in the list: when the walk from
+ * that ring's leader reaches it, it stops being a leader, so that each
+ * group of suspects nothing else points into has exactly one.
  *
  *   suspects ──▶ 1. each one's words: a suspect pointed to by another
  *                   one is INDIRECT
@@ -96,34 +99,55 @@ static void mark_indirect(struct memleak_block *t, void *ctx)
 	t->flags |= MEMLEAK_INDIRECT;
 }
 
+/* A walk from one suspect: what is left to read, and where it began. */
+struct walk {
+	struct memleak_queue todo;
+	struct memleak_block *from;
+};
+
 /*
  * Covers t the first time a walk reaches it, and queues it to be read
  * when it points to suspects itself (most do not: no second read).
  * memleak_lock held.
  */
-static void cover(struct memleak_block *t, void *ctx)
+static void cover(struct memleak_block *t, struct walk *w)
 {
 	if (t->flags & MEMLEAK_COVERED)
 		return;
 	t->flags |= MEMLEAK_COVERED;
 	if ((t->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
-	    !memleak_queue_push(ctx, t))
+	    !memleak_queue_push(&w->todo, t))
 		memleak_disable("out of memory for classifying suspects");
 }
 
-/* Covers every suspect reachable from those queued in todo. */
-static void walk(struct memleak_queue *todo)
+/*
+ * Covers a suspect another one points to. Such a suspect is indirect:
+ * only a ring's leader, taken as direct before the walk from a suspect
+ * upstream of its ring came by, is not yet, and is no leader after all
+ * (unless the walk is its own, back round its ring).
+ */
+static void cover_target(struct memleak_block *t, void *ctx)
+{
+	struct walk *w = ctx;
+
+	if (t != w->from)
+		t->flags |= MEMLEAK_INDIRECT;
+	cover(t, w);
+}
+
+/* Covers every suspect reachable from those queued in w. */
+static void walk(struct walk *w)
 {
 	struct memleak_block *b;
 	unsigned long flags;
 
 	for (;;) {
 		memleak_enter(&flags);
-		b = memleak_queue_pop(todo);
+		b = memleak_queue_pop(&w->todo);
 		memleak_leave(flags);
 		if (!b)
 			return;
-		for_each_suspect_referenced(b, cover, todo);
+		for_each_suspect_referenced(b, cover_target, w);
 	}
 }
 
@@ -134,7 +158,7 @@ static void walk(struct memleak_queue *todo)
 static void walk_from_each(struct memleak_queue *suspects,
 			   bool (*root)(struct memleak_block *b))
 {
-	struct memleak_queue todo = { NULL, NULL, 0 };
+	struct walk w = { { NULL, NULL, 0 }, NULL };
 	struct memleak_queue_chunk *chunk;
 	struct memleak_block *b;
 	unsigned long flags;
@@ -142,10 +166,12 @@ static void walk_from_each(struct memleak_queue *suspects,
 
 	memleak_queue_for_each(suspects, chunk, i, b) {
 		memleak_enter(&flags);
-		if (is_suspect(b) && root(b))
-			cover(b, &todo);
+		if (is_suspect(b) && root(b)) {
+			w.from = b;
+			cover(b, &w);
+		}
 		memleak_leave(flags);
-		walk(&todo);
+		walk(&w);
 	}
 }
 
