@@ -82,7 +82,7 @@ static unsigned int page_entries_order, page_slots_order, slab_starts_order;
 struct slab_slots {
 	unsigned long base;		/* the slab's first slot */
 	u32 shape;
-	u32 first_word;			/* its run in the bit pool */
+	u32 first_pair;			/* its run in the bit pool */
 	unsigned int nr_used;		/* slots holding a block */
 	u8 types[] __aligned(sizeof(void *));	/* then the slots: slots_at() */
 };
@@ -94,7 +94,7 @@ struct slab_slots {
  *   mark    the running scan has found this block gray or black: a word
  *           pointing to it changes nothing (most blocks are pointed to
  *           more than once). The next scan starts by clearing them
- *           (memleak_index_clear_marks()).
+ *           (memleak_index_clear_marks()), a window's budget at a time.
  *   simple  the block is its slot's object (it starts where the object
  *           does) and one reference turns it gray (min_count 1, not
  *           ignored): a word equal to the object's address is the
@@ -111,7 +111,7 @@ struct bit_pair {
 };
 #define RUN_ORDERS 16
 static struct bit_pair *bit_pool;
-static unsigned long pool_words;	/* capacity, in pairs */
+static unsigned long pool_pairs;	/* capacity, in pairs */
 static unsigned long pool_end;		/* pairs handed out so far */
 static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
 
@@ -221,8 +221,8 @@ unsigned long memleak_index_table_pages(void)
 		pages += 1ul << page_slots_order;
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
-	if (pool_words)
-		pages += 1ul << pool_order(pool_words);
+	if (pool_pairs)
+		pages += 1ul << pool_order(pool_pairs);
 	return pages;
 }
 
@@ -253,7 +253,7 @@ static struct slab_slots *slots_of_entry(const struct page_entry *e)
 static bool grow_pool(unsigned long pairs)
 {
 	unsigned long least = PAGE_SIZE / sizeof(struct bit_pair);
-	unsigned long n = max(pool_words * 2, least);
+	unsigned long n = max(pool_pairs * 2, least);
 	struct bit_pair *pool;
 
 	while (n < pool_end + pairs)
@@ -261,19 +261,19 @@ static bool grow_pool(unsigned long pairs)
 	pool = alloc_table(pool_order(n));
 	if (!pool)
 		return false;
-	if (pool_words) {
+	if (pool_pairs) {
 		memcpy(pool, bit_pool, pool_end * sizeof(*pool));
-		free_table(bit_pool, pool_order(pool_words));
+		free_table(bit_pool, pool_order(pool_pairs));
 	}
 	bit_pool = pool;
-	pool_words = n;
+	pool_pairs = n;
 	return true;
 }
 
-/* A run of words pairs, cleared; false when out of memory. */
-static bool alloc_run(unsigned int words, u32 *first)
+/* A run of pairs, cleared; false when out of memory. */
+static bool alloc_run(unsigned int pairs, u32 *first)
 {
-	unsigned int order = order_of_words(words);
+	unsigned int order = order_of_words(pairs);
 
 	if (order >= RUN_ORDERS)
 		return false;
@@ -281,7 +281,7 @@ static bool alloc_run(unsigned int words, u32 *first)
 		*first = free_runs[order] - 1;
 		free_runs[order] = (u32)bit_pool[*first].simple;
 	} else {
-		if (pool_end + (1u << order) > pool_words &&
+		if (pool_end + (1u << order) > pool_pairs &&
 		    !grow_pool(1u << order))
 			return false;
 		*first = (u32)pool_end;
@@ -291,9 +291,9 @@ static bool alloc_run(unsigned int words, u32 *first)
 	return true;
 }
 
-static void free_run(u32 first, unsigned int words)
+static void free_run(u32 first, unsigned int pairs)
 {
-	unsigned int order = order_of_words(words);
+	unsigned int order = order_of_words(pairs);
 
 	bit_pool[first].simple = free_runs[order];
 	free_runs[order] = first + 1;
@@ -308,12 +308,9 @@ unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
 	return from < pool_end ? from : 0;
 }
 
-void memleak_index_new_epoch(void)
+void memleak_index_clear_all_marks(void)
 {
-	unsigned long from = 0;
-
-	while ((from = memleak_index_clear_marks(from, pool_end)))
-		;
+	memleak_index_clear_marks(0, pool_end);
 }
 
 static bool same_shape(const struct slab_shape *a, const struct slab_shape *b)
@@ -361,10 +358,10 @@ static unsigned long object_start(const struct slab_shape *sh,
 	return base + (unsigned long)i * sh->size + sh->obj_offset;
 }
 
-/* The word of a pool holding slot i's bit, and the bit. */
-static unsigned long bit_word(u32 first_word, unsigned int i)
+/* Where slot i's bits are in the pool, and their mask in each word. */
+static unsigned long pair_index(u32 first_pair, unsigned int i)
 {
-	return first_word + i / BITS_PER_LONG;
+	return first_pair + i / BITS_PER_LONG;
 }
 
 static unsigned long bit_mask(unsigned int i)
@@ -380,10 +377,10 @@ static bool block_is_simple(const struct memleak_block *b,
 	       !block_is_black(b);
 }
 
-/* Slot i's bits in the pool, and its bit's mask in them. */
+/* Slot i's mark and simple words in the pool (bit_mask(i) in each). */
 static struct bit_pair *bits_of(const struct slab_slots *s, unsigned int i)
 {
-	return &bit_pool[bit_word(s->first_word, i)];
+	return &bit_pool[pair_index(s->first_pair, i)];
 }
 
 static void set_simple(const struct slab_slots *s, unsigned int i, bool on)
@@ -416,14 +413,14 @@ static struct memleak_block *find_in_slab(struct slab_slots *s,
 }
 
 static void set_pages(unsigned long start, unsigned int nr,
-		      struct slab_slots *s, u32 shape, u32 first_word)
+		      struct slab_slots *s, u32 shape, u32 first_pair)
 {
 	struct page_entry *e = entry_of(start);
 
 	for (unsigned int i = 0; i < nr; i++) {
 		page_slots[e + i - memleak_page_entries] = s;
 		e[i].shape = shape;
-		e[i].first_word = first_word;
+		e[i].first_pair = first_pair;
 	}
 }
 
@@ -431,27 +428,27 @@ static struct slab_slots *new_slots(const struct slab_geometry *g)
 {
 	unsigned int shift = slots_shift(g->nr_slots);
 	size_t bytes = slots_bytes(g->nr_slots);
-	u32 shape = shape_of(g), first_word;
+	u32 shape = shape_of(g), first_pair;
 	struct slab_slots *s;
 
 	if (!shape)
 		return NULL;
-	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_word))
+	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_pair))
 		return NULL;
 	if (shift <= MAX_SLOTS_SHIFT)
 		s = kmem_cache_alloc(slots_cache[shift], GFP_ATOMIC);
 	else
 		s = kmalloc(bytes, GFP_ATOMIC);
 	if (!s) {
-		free_run(first_word, BITS_TO_LONGS(g->nr_slots));
+		free_run(first_pair, BITS_TO_LONGS(g->nr_slots));
 		return NULL;
 	}
 	memset(s, 0, bytes);
 	s->base = g->base;
 	s->shape = shape;
-	s->first_word = first_word;
+	s->first_pair = first_pair;
 	memleak.index_bytes += bytes;
-	set_pages(s->base, g->nr_pages, s, shape, first_word);
+	set_pages(s->base, g->nr_pages, s, shape, first_pair);
 	set_bit(entry_of(s->base) - memleak_page_entries, slab_starts);
 	return s;
 }
@@ -463,7 +460,7 @@ static void free_slots(struct slab_slots *s)
 
 	set_pages(s->base, sh->nr_pages, NULL, 0, 0);
 	clear_bit(entry_of(s->base) - memleak_page_entries, slab_starts);
-	free_run(s->first_word, BITS_TO_LONGS(sh->nr_slots));
+	free_run(s->first_pair, BITS_TO_LONGS(sh->nr_slots));
 	memleak.index_bytes -= slots_bytes(sh->nr_slots);
 	if (shift <= MAX_SLOTS_SHIFT)
 		kmem_cache_free(slots_cache[shift], s);
@@ -518,6 +515,7 @@ static struct memleak_block *remove_from_slab(struct slab_slots *s,
 		free_slots(s);
 	return b;
 }
+
 /* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
@@ -539,7 +537,6 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 {
 	struct page_entry *e = entry_of(addr);
-	const struct slab_shape *sh;
 	struct memleak_block *b;
 	struct slab_slots *s;
 	unsigned int i;
@@ -553,16 +550,12 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 		return b;
 	}
 	s = slots_of_entry(e);
-	sh = &shapes[e->shape];
-	i = slot_number(sh, addr - s->base);
-	if (i >= sh->nr_slots)
-		return false;
-	*type = s->types[i];
-	b = slots_of(s)[i];
+	b = slot_block(s, addr, &i);
 	if (!b)
 		return false;
-	*start = bit_pool[bit_word(e->first_word, i)].simple & bit_mask(i) ?
-			 object_start(sh, s->base, i) : b->start;
+	*type = s->types[i];
+	*start = bits_of(s, i)->simple & bit_mask(i) ?
+			 object_start(&shapes[s->shape], s->base, i) : b->start;
 	return addr >= *start;
 }
 
@@ -584,7 +577,7 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 	i = slot_number(sh, addr - base);
 	if (i >= sh->nr_slots)
 		return NULL;	/* in the slab's unused tail */
-	w = bit_word(e->first_word, i);
+	w = pair_index(e->first_pair, i);
 	bit = bit_mask(i);
 	if (bit_pool[w].mark & bit)
 		return NULL;
@@ -620,7 +613,7 @@ bool memleak_index_marked(unsigned long addr)
 	unsigned int i;
 	struct page_entry *e = slab_slot(addr, &sh, &i);
 
-	return e && (bit_pool[bit_word(e->first_word, i)].mark & bit_mask(i));
+	return e && (bit_pool[pair_index(e->first_pair, i)].mark & bit_mask(i));
 }
 
 struct memleak_block **memleak_index_slot(unsigned long addr)

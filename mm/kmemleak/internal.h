@@ -387,7 +387,8 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * memleak_index_mark() (slab blocks only; others are never marked, nor
  * simple). Marks last until the next scan clears them, a budget of
  * words at a time: memleak_index_clear_marks(from, words) returns where
- * to go on, 0 when done; memleak_index_new_epoch() clears them all.
+ * to go on, 0 when done; memleak_index_clear_all_marks() clears them
+ * all at once (tests).
  * After a change to a block's min_count or flags,
  * memleak_index_update() says whether it is simple.
  */
@@ -404,7 +405,7 @@ void memleak_index_mark(const struct memleak_block *b);
 void memleak_index_update(const struct memleak_block *b);
 unsigned long memleak_index_clear_marks(unsigned long from,
 					unsigned long words);
-void memleak_index_new_epoch(void);
+void memleak_index_clear_all_marks(void);
 /*
  * Visits every block, slab objects in address order (their metadata
  * fetched ahead), then the others, at most max at a time: returns true

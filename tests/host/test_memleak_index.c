@@ -4,10 +4,11 @@
  * the arena, memory outside it) through the tree of start pages, every
  * address of a block mapping to it and no address outside any block
  * mapping to one, overlaps refused, and the pages' marks and slot arrays
- * gone with the last block, the scan's marks (set, skipped, gone with a
- * new epoch or a new block in the slot) and which blocks are simple
- * enough to be found gray without reading them. Also checks the index against a brute-force
- * model under random insertions and removals.
+ * gone with the last block, the scan's marks (set, skipped, gone when a
+ * scan clears them or a new block takes the slot), which blocks are
+ * simple enough to be found gray without reading them, and the walk
+ * over every block. Also checks the index against a brute-force model
+ * under random insertions and removals.
  */
 #include <kernel/kernel.h>
 #include <kernel/errno.h>
@@ -137,9 +138,9 @@ static bool simple_at(const void *p)
 {
 	bool first_ref;
 
-	memleak_index_new_epoch();	/* no marks */
+	memleak_index_clear_all_marks();	/* no marks */
 	memleak_index_scan_lookup((unsigned long)p, &first_ref);
-	memleak_index_new_epoch();	/* nor the one it set */
+	memleak_index_clear_all_marks();	/* nor the one it set */
 	return first_ref;
 }
 
@@ -191,8 +192,8 @@ static void test_simple_blocks(void **state)
 
 /*
  * A marked slab block is skipped by the scan's find, not by the plain
- * one; its neighbour is not; a new epoch or a new block in the slot
- * unmark it. Blocks in the tree are never marked.
+ * one; its neighbour is not; a scan's clearing or a new block in the
+ * slot unmark it. Blocks in the tree are never marked.
  */
 static void test_marks(void **state)
 {
@@ -204,7 +205,7 @@ static void test_marks(void **state)
 	track_now(a, 64);
 	memleak_alloc(b, 64, 2);	/* two references: not simple */
 	track_now(big, 3 * PAGE_SIZE);
-	memleak_index_new_epoch();
+	memleak_index_clear_all_marks();
 	ba = find(a, 0);
 	bb = find(b, 0);
 	/* The scan's first reference to a simple block marks it. */
@@ -216,8 +217,8 @@ static void test_marks(void **state)
 	assert_ptr_equal(find_unmarked(b), bb);
 	memleak_index_mark(bb);
 	assert_null(find_unmarked(b));
-	/* The next scan's epoch: nothing is marked. */
-	memleak_index_new_epoch();
+	/* The next scan clears the marks. */
+	memleak_index_clear_all_marks();
 	assert_ptr_equal(find_unmarked(b), bb);
 	memleak_index_mark(bb);
 	/* Freed and tracked again in the same slot: a new block, unmarked. */
@@ -415,7 +416,7 @@ static void test_marked(void **state)
 	(void)state;
 	track_now(a, 64);
 	track_now(b, 64);
-	memleak_index_new_epoch();
+	memleak_index_clear_all_marks();
 	assert_false(memleak_index_marked((unsigned long)a));
 	memleak_index_mark(find(a, 0));
 	assert_true(memleak_index_marked((unsigned long)a));
