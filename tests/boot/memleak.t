@@ -11,10 +11,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import Kernel, Tap, Timeout, PROMPT, session  # noqa: E402
+from memleak_report import REPORT, EXPECT, SUMMARY  # noqa: E402
 
-REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
-EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
-SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\)$", re.M)
 
 
 def summary(out):

@@ -20,8 +20,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Tap, session  # noqa: E402
+from memleak_report import EXPECT  # noqa: E402
 
-EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
 NODE = re.compile(r'^  "(0x[0-9a-f]{8})" \[label="0x[0-9a-f]{8}\\n(\d+) bytes, '
                   r'(direct|indirect|possibly lost)\\n([^"]+)", fillcolor="#[0-9a-f]{6}"\];$', re.M)
 EDGE = re.compile(r'^  "(0x[0-9a-f]{8})" -> "(0x[0-9a-f]{8})" \[label="\+0x([0-9a-f]+)"\];$', re.M)

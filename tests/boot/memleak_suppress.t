@@ -14,10 +14,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Tap, session  # noqa: E402
+from memleak_report import REPORT, EXPECT, SUMMARY  # noqa: E402
 
-REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
-EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
-SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\)$", re.M)
 SUPPRESSED = re.compile(r"^memleak: (\d+) suspects? \((\d+) bytes\) suppressed "
                         r"\(memleak suppressions\)$", re.M)
 PATTERN = re.compile(r"^  (\S+) +(\d+) blocks? \((\d+) bytes\) at the last scan$", re.M)

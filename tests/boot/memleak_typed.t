@@ -16,11 +16,9 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Tap, session  # noqa: E402
+from memleak_report import REPORT, EXPECT, SUMMARY  # noqa: E402
 
-EXPECT = re.compile(r"^leaktest: expect unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
 KEEPS = re.compile(r"^leaktest: keeps referenced object (0x[0-9a-f]{8}) \(size (\d+)\)$", re.M)
-REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
-SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\)$", re.M)
 FINDINGS = re.compile(r"^memleak: (\d+) pointers? of typed blocks points? where "
                       r"their type forbids$", re.M)
 FINDING = re.compile(r"^memleak: ([a-z ]+): (struct \w+\.[\w.]+) at (0x[0-9a-f]{8}) -> (.*)$", re.M)

@@ -23,9 +23,8 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import ROOT, Kernel, Tap, Timeout, PROMPT, session  # noqa: E402
+from memleak_report import REPORT, SUMMARY  # noqa: E402
 
-REPORT = re.compile(r"^unreferenced object (0x[0-9a-f]{8}) \(size (\d+)\):$", re.M)
-SUMMARY = re.compile(r"^memleak: (\d+) new suspected memory leaks \((\d+) total\)$", re.M)
 LSMOD = re.compile(r"^(\w+)\s+(\d+)\s+(\d+) (loading|live|unloading)\s*(.*)$", re.M)
 
 
