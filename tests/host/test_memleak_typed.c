@@ -76,6 +76,19 @@ static void scan(void)
 	assert_int_equal(memleak_scan(), 0);
 }
 
+/*
+ * A scan that must find exactly one pointer of a typed block pointing
+ * where its type forbids; the findings printed into a clean log.
+ * Returns how many were printed.
+ */
+static unsigned long scan_one_finding(void)
+{
+	scan();
+	assert_int_equal(memleak.nr_type_findings, 1);
+	host_log_clear();
+	return memleak_print_type_findings();
+}
+
 /* Typed scanning back on for the next test. */
 static int teardown(void **state)
 {
@@ -123,10 +136,7 @@ static void test_wrong_type_and_inside(void **state)
 	roots[2] = (unsigned long)node;
 	INIT_LIST_HEAD(&item->link);
 	o->next = (struct h_node *)item;
-	scan();
-	assert_int_equal(memleak.nr_type_findings, 1);
-	host_log_clear();
-	assert_int_equal(memleak_print_type_findings(), 1);
+	assert_int_equal(scan_one_finding(), 1);
 	assert_true(log_has("memleak: type mismatch: struct h_owner.next at "));
 	assert_true(log_has("-> struct h_item "));
 	assert_true(log_has("(size 24; struct h_node expected)"));
@@ -134,10 +144,7 @@ static void test_wrong_type_and_inside(void **state)
 	assert_true(log_has("the target's backtrace:"));
 
 	o->next = (struct h_node *)&node->more;
-	scan();
-	assert_int_equal(memleak.nr_type_findings, 1);
-	host_log_clear();
-	memleak_print_type_findings();
+	scan_one_finding();
 	assert_true(log_has("memleak: pointer into a block: struct h_owner.next"));
 	assert_true(log_has("inside struct h_node "));
 
@@ -160,10 +167,7 @@ static void test_dangling(void **state)
 	roots[0] = (unsigned long)o;
 	o->next = node;
 	untrack(node);
-	scan();
-	assert_int_equal(memleak.nr_type_findings, 1);
-	host_log_clear();
-	memleak_print_type_findings();
+	scan_one_finding();
 	assert_true(log_has("memleak: dangling pointer: struct h_owner.next"));
 	assert_true(log_has("(struct h_node expected)"));
 	assert_false(log_has("the target's backtrace"));
@@ -202,10 +206,7 @@ static void test_lists(void **state)
 	assert_int_equal(memleak.nr_type_findings, 0);
 
 	b->link.next = &x->link;	/* into the other list */
-	scan();
-	assert_int_equal(memleak.nr_type_findings, 1);
-	host_log_clear();
-	memleak_print_type_findings();
+	scan_one_finding();
 	assert_true(log_has("memleak: type mismatch: struct h_item.link.next"));
 	assert_true(log_has("-> struct h_other_item "));
 	b->link.next = &o->items;
