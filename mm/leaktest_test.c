@@ -22,27 +22,27 @@ struct suspect_set {
 
 static struct suspect_set before, after;
 
+static void add_if_suspect(struct memleak_block *b, void *ctx)
+{
+	struct suspect_set *set = ctx;
+
+	if (!(b->flags & MEMLEAK_SUSPECT))
+		return;
+	if (set->nr == MAX_SUSPECTS) {
+		set->overflow = true;
+		return;
+	}
+	set->masked[set->nr] = b->start ^ LEAKTEST_MASK;
+	set->size[set->nr++] = b->size;
+}
+
 static bool scan_into(struct suspect_set *set)
 {
-	struct memleak_block *b;
-	unsigned long flags;
-
 	if (memleak_scan_wait())
 		return false;
 	set->nr = 0;
 	set->overflow = false;
-	memleak_enter(&flags);
-	list_for_each_entry(b, &memleak.blocks, node) {
-		if (!(b->flags & MEMLEAK_SUSPECT))
-			continue;
-		if (set->nr == MAX_SUSPECTS) {
-			set->overflow = true;
-			break;
-		}
-		set->masked[set->nr] = b->start ^ LEAKTEST_MASK;
-		set->size[set->nr++] = b->size;
-	}
-	memleak_leave(flags);
+	memleak_walk_blocks(add_if_suspect, set);
 	return true;
 }
 

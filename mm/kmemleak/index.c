@@ -706,6 +706,8 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	unsigned long nr_pages = max_pfn - min_pfn;
 	unsigned int n = 0;
 
+	if (!slab_starts)
+		return false;	/* never made: memleak=off, or no memory */
 	/*
 	 * Slabs first, in address order, each from its first page: found
 	 * in the bitmap of slab starts, a word of which passes over 32 or

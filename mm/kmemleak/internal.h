@@ -84,15 +84,14 @@ struct memleak_alias_set {
 #define MEMLEAK_CLEARED (1 << 3)	/* hidden by 'memleak clear' */
 #define MEMLEAK_CHECKSUM_VALID (1 << 4)
 #define MEMLEAK_SUSPECT (1 << 5)	/* white and old enough after the last scan */
-#define MEMLEAK_CURSOR (1 << 6)		/* a list walk's place holder, no block */
-#define MEMLEAK_NEW (1 << 7)		/* allocated during the running scan */
-#define MEMLEAK_CONFIRMED (1 << 8)	/* white with the world stopped */
+#define MEMLEAK_NEW (1 << 6)		/* allocated during the running scan */
+#define MEMLEAK_CONFIRMED (1 << 7)	/* white with the world stopped */
 /* The last scan's verdict on a suspect (classify.c) */
-#define MEMLEAK_INDIRECT (1 << 9)	/* another suspect points to it */
-#define MEMLEAK_INTERIOR_REF (1 << 10)	/* reachable memory points inside it */
-#define MEMLEAK_COVERED (1 << 11)	/* reached from a direct suspect */
-#define MEMLEAK_REFERS_TO_SUSPECTS (1 << 12)	/* a suspect pointing at suspects */
-#define MEMLEAK_EXPLAIN_SEEN (1 << 13)	/* queued by 'memleak why' (explain.c) */
+#define MEMLEAK_INDIRECT (1 << 8)	/* another suspect points to it */
+#define MEMLEAK_INTERIOR_REF (1 << 9)	/* reachable memory points inside it */
+#define MEMLEAK_COVERED (1 << 10)	/* reached from a direct suspect */
+#define MEMLEAK_REFERS_TO_SUSPECTS (1 << 11)	/* a suspect pointing at suspects */
+#define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -103,7 +102,7 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 52 bytes on our 32-bit targets (see docs/memleak.md).
+ * One tracked block: 44 bytes on our 32-bit targets (see docs/memleak.md).
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -111,9 +110,8 @@ enum memleak_tier {
 struct memleak_block {
 	unsigned long start;
 	size_t size;
-	/* all blocks, oldest first; once freed while pinned, the deferred */
-	struct list_head node;
-	struct memleak_block *page_next;	/* index.c's lists */
+	/* index_tree.c's lists; once freed while pinned, the deferred */
+	struct memleak_block *page_next;
 	struct memleak_trace *trace;
 	struct memleak_scan_area *areas;	/* NULL: the whole block */
 	const struct memleak_alias_set *aliases;
@@ -173,7 +171,6 @@ struct memleak_state {
 	bool marking;		/* a scan is past step 1: new blocks are NEW */
 	bool confirming;	/* the world is stopped for step 5 */
 	unsigned long min_age_jiffies;
-	struct list_head blocks;
 	/*
 	 * Bounds of every block tracked so far, to pass over most words
 	 * cheaply. Stored inverted: this is .data, a root, and the lowest
@@ -186,10 +183,11 @@ struct memleak_state {
 	unsigned long index_bytes;	/* index.c's slot arrays */
 	/*
 	 * While pinned (scans, reports), freed blocks keep their metadata
-	 * on the deferred list, so the pointers in their queues stay valid.
+	 * on the deferred list (through page_next), so the pointers in
+	 * their queues stay valid.
 	 */
 	unsigned int pins;
-	struct list_head deferred;
+	struct memleak_block *deferred;
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
@@ -530,6 +528,15 @@ struct memleak_block *memleak_queue_pop(struct memleak_queue *q);
 struct memleak_block **memleak_queue_peek(struct memleak_queue *q,
 					  unsigned int ahead);
 void memleak_queue_empty(struct memleak_queue *q);
+/*
+ * Puts q in the order of before(), a strict one. Without memleak_lock:
+ * q is the caller's alone, its blocks pinned, and before() reads only
+ * what never changes in a block (start, jiffies...). False, q
+ * unchanged, when out of memory.
+ */
+bool memleak_queue_sort(struct memleak_queue *q,
+			bool (*before)(const struct memleak_block *a,
+				       const struct memleak_block *b));
 /* Every queued block b, in order, without taking it out. */
 #define memleak_queue_for_each(q, chunk, i, b)                               \
 	for (chunk = (q)->first; chunk; chunk = chunk->next)                 \

@@ -11,7 +11,8 @@
  * until it is unpinned, so every pointer in a queue stays valid; the
  * queue's user checks MEMLEAK_ALLOCATED.
  *
- * Locking: memleak_lock, held by the callers of every function here.
+ * Locking: memleak_lock, held by the callers of every function here
+ * but memleak_queue_sort(), which takes it for its table.
  */
 #include <kernel/memleak.h>
 #include <kernel/errno.h>
@@ -116,4 +117,86 @@ void memleak_queue_empty(struct memleak_queue *q)
 	}
 	q->last = NULL;
 	q->nr = 0;
+}
+
+/*
+ * Sorting: a heap sort in place, over the entries seen as one array
+ * through a table of the chunks (every chunk but the first and the last
+ * is full, so entry i is in chunk i / MEMLEAK_QUEUE_CHUNK once the first
+ * chunk's head is added).
+ */
+struct sort_view {
+	struct memleak_queue_chunk **chunks;
+	unsigned long offset;	/* the first chunk's head */
+	bool (*before)(const struct memleak_block *a,
+		       const struct memleak_block *b);
+};
+
+static struct memleak_block **entry_at(const struct sort_view *v,
+				       unsigned long i)
+{
+	i += v->offset;
+	return &v->chunks[i / MEMLEAK_QUEUE_CHUNK]
+			->entry[i % MEMLEAK_QUEUE_CHUNK];
+}
+
+static void swap_entries(const struct sort_view *v, unsigned long i,
+			 unsigned long j)
+{
+	struct memleak_block *t = *entry_at(v, i);
+
+	*entry_at(v, i) = *entry_at(v, j);
+	*entry_at(v, j) = t;
+}
+
+/* Moves entry i down the heap of the first n entries to its place. */
+static void sift_down(const struct sort_view *v, unsigned long i,
+		      unsigned long n)
+{
+	for (;;) {
+		unsigned long child = 2 * i + 1;
+
+		if (child >= n)
+			return;
+		if (child + 1 < n &&
+		    v->before(*entry_at(v, child), *entry_at(v, child + 1)))
+			child++;
+		if (!v->before(*entry_at(v, i), *entry_at(v, child)))
+			return;
+		swap_entries(v, i, child);
+		i = child;
+	}
+}
+
+bool memleak_queue_sort(struct memleak_queue *q,
+			bool (*before)(const struct memleak_block *a,
+				       const struct memleak_block *b))
+{
+	struct sort_view v = { .before = before };
+	struct memleak_queue_chunk *c;
+	unsigned long flags, n = q->nr, nr_chunks = 0, i;
+
+	if (n < 2)
+		return true;
+	for (c = q->first; c; c = c->next)
+		nr_chunks++;
+	memleak_enter(&flags);
+	v.chunks = kmalloc(nr_chunks * sizeof(*v.chunks), GFP_ATOMIC);
+	memleak_leave(flags);
+	if (!v.chunks)
+		return false;
+	for (i = 0, c = q->first; c; c = c->next)
+		v.chunks[i++] = c;
+	v.offset = q->first->head;
+	/* The largest at the root, then moved behind the heap, one by one. */
+	for (i = n / 2; i-- > 0;)
+		sift_down(&v, i, n);
+	for (i = n - 1; i > 0; i--) {
+		swap_entries(&v, 0, i);
+		sift_down(&v, 0, i);
+	}
+	memleak_enter(&flags);
+	kfree(v.chunks);
+	memleak_leave(flags);
+	return true;
 }

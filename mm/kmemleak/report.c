@@ -129,9 +129,19 @@ static void collect_if_suspect(struct memleak_block *b, void *ctx)
 		memleak_disable("out of memory for the list of suspects");
 }
 
+/* Oldest first; of two blocks allocated in one tick, the lower first. */
+static bool allocated_before(const struct memleak_block *a,
+			     const struct memleak_block *b)
+{
+	if (a->jiffies != b->jiffies)
+		return time_before(a->jiffies, b->jiffies);
+	return a->start < b->start;
+}
+
 /*
- * Prints every suspect still allocated, oldest first; returns how many
- * were printed. The collector stays pinned meanwhile, so the suspects'
+ * Prints every suspect still allocated, oldest first (the order of the
+ * index's walk when out of memory to sort); returns how many were
+ * printed. The collector stays pinned meanwhile, so the suspects'
  * metadata outlives a free on another CPU.
  */
 unsigned long memleak_print_suspects(void)
@@ -144,6 +154,7 @@ unsigned long memleak_print_suspects(void)
 	memleak_pin();
 	memleak_leave(flags);
 	memleak_walk_blocks(collect_if_suspect, &suspects);
+	memleak_queue_sort(&suspects, allocated_before);
 	for (;;) {
 		struct block_snapshot s;
 		bool alive;

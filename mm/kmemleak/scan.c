@@ -36,7 +36,7 @@
  * Memory is scanned with memleak_lock held and interrupts off for at
  * most SCAN_BUDGET words at a time (each gray block also costs
  * BLOCK_WORDS of it), across as many small blocks as fit,
- * and the block list walked in batches of WALK_BATCH blocks (scan_lock(),
+ * and the index walked in batches of WALK_BATCH blocks (scan_lock(),
  * which also times the window); in between other CPUs may allocate and
  * free. A block freed meanwhile loses MEMLEAK_ALLOCATED and is skipped;
  * the scan pins the collector (memleak_pin()), so the metadata of blocks
@@ -430,64 +430,21 @@ static void drain_gray_list(void)
 }
 
 /*
- * The block list is walked in batches of WALK_BATCH blocks, each batch
- * in its own IRQ-off window, like the chunks of scan_range(): a walk in
- * one window would keep interrupts off for time growing with the number
- * of blocks. Between batches a dummy block, the cursor, holds the place
- * in the list, so that blocks freed or added meanwhile are relinked
- * around it; it is never ALLOCATED and never has MEMLEAK_SUSPECT set, so
- * other walkers of the list skip it as they skip freed blocks (and
- * memleak_walk_blocks() by its MEMLEAK_CURSOR flag).
+ * Every walk of all blocks goes in the index's order (memleak_index_walk():
+ * slab by slab in address order, then the blocks outside slabs), at most
+ * WALK_BATCH blocks in each IRQ-off window, like the chunks of
+ * scan_range(): a walk in one window would keep interrupts off for time
+ * growing with the number of blocks. The position between windows is an
+ * address, so blocks freed or made meanwhile need no care: those made
+ * behind it are not visited. In a scan they are new and need no reset,
+ * and the pause of step 5 reads every non-white block. The index's
+ * order lets a slab's walk fetch its blocks ahead, and reads their
+ * memory in address order.
  */
 #define WALK_BATCH 512
 
-/*
- * Calls visit(b, ctx), with memleak_lock held, for each block in order.
- * The cursor is the caller's own (several walks may run at once, the
- * scan's and a report's); other walks pass over it.
- */
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx)
-{
-	struct memleak_block cursor = { .flags = MEMLEAK_CURSOR };
-	struct list_head *pos;
-	unsigned long flags;
-	unsigned int n;
-
-	scan_lock(&flags);
-	list_add(&cursor.node, &memleak.blocks);
-	for (;;) {
-		for (n = 0, pos = cursor.node.next;
-		     pos != &memleak.blocks && n < WALK_BATCH;
-		     pos = pos->next, n++) {
-			struct memleak_block *b =
-				list_entry(pos, struct memleak_block, node);
-
-			if (!(b->flags & MEMLEAK_CURSOR))
-				visit(b, ctx);
-		}
-		/* The cursor goes after the last block visited. */
-		list_del(&cursor.node);
-		list_add_tail(&cursor.node, pos);
-		if (pos == &memleak.blocks)
-			break;
-		scan_unlock(flags);
-		scan_lock(&flags);
-	}
-	list_del(&cursor.node);
-	scan_unlock(flags);
-}
-
-/*
- * The scan's own walks of every block go in the index's order, slab by
- * slab, WALK_BATCH blocks per window: the metadata of a slab's blocks
- * can be fetched ahead there, and their memory is read in address
- * order, where a list in the order of allocation would wait for each.
- * Blocks made meanwhile behind the walk are not visited: new, they
- * need no reset, and the pause of step 5 reads every non-white block.
- */
-static void walk_index(void (*visit)(struct memleak_block *b, void *ctx),
-		       void *ctx)
 {
 	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
 	unsigned long flags;
@@ -528,7 +485,7 @@ static void reset_colors(void)
 		scan_lock(&flags);
 	}
 	scan_unlock(flags);
-	walk_index(reset_color, NULL);
+	memleak_walk_blocks(reset_color, NULL);
 	scan_lock(&flags);
 	memleak.marking = true;
 	scan_unlock(flags);
@@ -776,7 +733,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	scan_lock(&flags);
 	memleak.confirming = true;
 	scan_unlock(flags);
-	walk_index(scan_if_not_white, NULL);
+	memleak_walk_blocks(scan_if_not_white, NULL);
 	scan_roots();
 	memleak_scan_pending();
 	drain_gray_list();
@@ -825,7 +782,7 @@ static void find_suspects(unsigned long now)
 	unsigned int i;
 	u32 sum;
 
-	walk_index(collect_if_white, &white);
+	memleak_walk_blocks(collect_if_white, &white);
 	scan_lock(&flags);
 	memleak_queue_for_each(&white, chunk, i, b)
 		if ((b->flags & MEMLEAK_ALLOCATED) &&

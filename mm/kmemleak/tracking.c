@@ -35,8 +35,6 @@ struct memleak_state memleak = {
 	.stack_scan = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_TASK_STACKS),
 	.interior = IS_ENABLED(CONFIG_DEBUG_MEMLEAK_INTERIOR),
 	.typed = true,
-	.blocks = LIST_HEAD_INIT(memleak.blocks),
-	.deferred = LIST_HEAD_INIT(memleak.deferred),
 	.min_addr_inv = 0,	/* ~ULONG_MAX: nothing tracked yet */
 	.max_addr_inv = ~0UL,	/* ~0 */
 };
@@ -106,11 +104,10 @@ void memleak_unpin(void)
 {
 	if (--memleak.pins)
 		return;
-	while (!list_empty(&memleak.deferred)) {
-		struct memleak_block *b = list_first_entry(
-			&memleak.deferred, struct memleak_block, node);
+	while (memleak.deferred) {
+		struct memleak_block *b = memleak.deferred;
 
-		list_del(&b->node);
+		memleak.deferred = b->page_next;
 		free_block(b);
 	}
 }
@@ -173,7 +170,6 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		b->count = b->min_count;
 		memleak_index_mark(b);
 	}
-	list_add_tail(&b->node, &memleak.blocks);
 	memleak.nr_blocks++;
 	memleak.min_addr_inv = max(memleak.min_addr_inv, ~start);
 	memleak.max_addr_inv = min(memleak.max_addr_inv, ~(start + size));
@@ -199,12 +195,13 @@ bool memleak_try_delete_block(unsigned long start)
 			orphan_freed(b);
 	}
 	b->flags &= ~MEMLEAK_ALLOCATED;
-	list_del(&b->node);
 	memleak.nr_blocks--;
-	if (memleak.pins)
-		list_add_tail(&b->node, &memleak.deferred);
-	else
+	if (memleak.pins) {
+		b->page_next = memleak.deferred;	/* out of the index now */
+		memleak.deferred = b;
+	} else {
 		free_block(b);
+	}
 	return true;
 }
 

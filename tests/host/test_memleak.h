@@ -71,6 +71,27 @@ static inline void *track(size_t size, int min_count)
 	return p;
 }
 
+struct flag_count {
+	unsigned int flags;	/* 0: every block */
+	unsigned long n;
+};
+
+static void count_if_flagged(struct memleak_block *b, void *ctx)
+{
+	struct flag_count *c = ctx;
+
+	c->n += !c->flags || (b->flags & c->flags);
+}
+
+/* Blocks having any of flags, 0 for all, by a walk of the index. */
+static inline unsigned long count_blocks_flagged(unsigned int flags)
+{
+	struct flag_count c = { flags, 0 };
+
+	memleak_walk_blocks(count_if_flagged, &c);
+	return c.n;
+}
+
 static inline void untrack(void *p)
 {
 	memleak_free(p);

@@ -66,12 +66,7 @@ static unsigned int indented_lines(void)
 
 static unsigned long no_marks_left(void)
 {
-	struct memleak_block *b;
-	unsigned long n = 0;
-
-	list_for_each_entry(b, &memleak.blocks, node)
-		n += !!(b->flags & MEMLEAK_EXPLAIN_SEEN);
-	return n;
+	return count_blocks_flagged(MEMLEAK_EXPLAIN_SEEN);
 }
 
 /*

@@ -1,13 +1,15 @@
 /*
  * Host tests of the scan's queues (mm/kmemleak/queue.c) and of pinning:
  * first in, first out across chunk boundaries, peeks stay in the first
- * chunk, an emptied queue keeps nothing, and a block freed while the
- * collector is pinned keeps its metadata until the last unpin.
+ * chunk, an emptied queue keeps nothing, a sort puts every entry in
+ * order, and a block freed while the collector is pinned keeps its
+ * metadata until the last unpin.
  */
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/slab.h>
+#include <stdlib.h>
 #include "../../mm/kmemleak/internal.h"
 #include "test_memleak.h"
 
@@ -67,7 +69,50 @@ static void test_empty_frees_chunks(void **state)
 	assert_ptr_equal(memleak_queue_pop(&q), fake(1));
 }
 
-/* Freed while pinned: off the block list, metadata kept until unpinned. */
+static bool by_jiffies(const struct memleak_block *a,
+		       const struct memleak_block *b)
+{
+	return a->jiffies < b->jiffies;
+}
+
+/*
+ * Random keys (with repeats) over three and a half chunks, the first
+ * popped from so that it starts inside: sorted, each entry once.
+ */
+static void test_sort_across_chunks(void **state)
+{
+	unsigned long n = 3 * MEMLEAK_QUEUE_CHUNK + MEMLEAK_QUEUE_CHUNK / 2;
+	struct memleak_block *blocks = calloc(n + 5, sizeof(*blocks));
+	struct memleak_queue q = { NULL, NULL, 0 };
+	unsigned long seed = 12345, sum = 0, prev = 0;
+	struct memleak_block *b;
+
+	(void)state;
+	assert_non_null(blocks);
+	for (unsigned long k = 0; k < n + 5; k++) {
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		blocks[k].jiffies = (seed >> 33) % (n / 4);
+		blocks[k].start = k;
+		assert_true(memleak_queue_push(&q, &blocks[k]));
+	}
+	for (unsigned long k = 0; k < 5; k++)
+		assert_ptr_equal(memleak_queue_pop(&q), &blocks[k]);
+	assert_true(memleak_queue_sort(&q, by_jiffies));
+	assert_int_equal(q.nr, n);
+	for (unsigned long k = 0; k < n; k++) {
+		b = memleak_queue_pop(&q);
+		assert_non_null(b);
+		assert_true(b->jiffies >= prev);
+		prev = b->jiffies;
+		sum += b->start;
+	}
+	assert_null(memleak_queue_pop(&q));
+	/* Each of blocks 5 .. n + 4 once: their starts add up. */
+	assert_int_equal(sum, (n + 4) * (n + 5) / 2 - 10);
+	free(blocks);
+}
+
+/* Freed while pinned: out of the index, metadata kept until unpinned. */
 static void test_pinned_free_is_deferred(void **state)
 {
 	void *p = kmalloc(40, GFP_KERNEL);
@@ -82,14 +127,14 @@ static void test_pinned_free_is_deferred(void **state)
 	memleak_pin();
 	memleak_free(p);
 	assert_int_equal(memleak.nr_blocks, 0);
-	assert_false(list_empty(&memleak.deferred));
+	assert_ptr_equal(memleak.deferred, b);
 	/* Still readable: what a queue holding it would read. */
 	assert_int_equal(b->start, (unsigned long)p);
 	assert_false(b->flags & MEMLEAK_ALLOCATED);
 	memleak_unpin();
-	assert_false(list_empty(&memleak.deferred));
+	assert_ptr_equal(memleak.deferred, b);
 	memleak_unpin();
-	assert_true(list_empty(&memleak.deferred));
+	assert_null(memleak.deferred);
 	kfree(p);
 }
 
@@ -98,6 +143,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo_across_chunks),
 		cmocka_unit_test(test_empty_frees_chunks),
+		cmocka_unit_test(test_sort_across_chunks),
 		cmocka_unit_test(test_pinned_free_is_deferred),
 	};
 

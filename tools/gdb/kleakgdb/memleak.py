@@ -1,16 +1,16 @@
 """memleak-scan, -list, -dump, -refs: the leak collector from GDB.
 
-The block list (memleak.blocks, struct memleak_block of mm/kmemleak/internal.h) is
-read directly; a scan is run by calling the kernel's memleak_scan(),
+The blocks (struct memleak_block of mm/kmemleak/internal.h) are found by
+reading the collector's index (memleak_index.py); a scan is run by calling the kernel's memleak_scan(),
 which marks the suspected leaks MEMLEAK_SUSPECT, exactly as the shell's
 'memleak' command does before it prints its report.
 """
 import gdb
 
-from . import kcall, source
+from . import kcall, memleak_index, source
 from .threads import all_threads, on_cpu
 from .util import (KleakError, byte_order, c_string, frame_lines,
-                   has_symbol, hex_dump, list_entries, parse_int, read_bytes,
+                   has_symbol, hex_dump, parse_int, read_bytes,
                    read_word, source_place, struct_at, struct_type,
                    symbol_value, symbolize, ulong, word_size)
 
@@ -40,6 +40,7 @@ class Block:
         self.count = int(value["count"])
         self.min_count = int(value["min_count"])
         self.pad_offset = int(value["pad_offset"])
+        self.jiffies = ulong(value["jiffies"])
 
     def has(self, name):
         return bool(self.flags & flag(name))
@@ -129,14 +130,16 @@ def state():
 
 
 def all_blocks():
-    """Every tracked block, oldest first."""
+    """Every tracked block, oldest first, as the kernel prints suspects
+    (report.c, allocated_before()): by allocation tick, then address."""
     require_collector()
     btype = struct_type("memleak_block")
-    head = ulong(state()["blocks"].address)
     blocks = [Block(addr, struct_at(addr, btype))
-              for addr in list_entries(head, btype, "node")]
-    # A scan stopped mid-walk has a place holder in the list.
-    return [b for b in blocks if not b.has("CURSOR")]
+              for addr in memleak_index.block_addresses()]
+    now = ulong(symbol_value("jiffies"))
+    mask = (1 << (8 * word_size())) - 1
+    return sorted(blocks, key=lambda b: (-((now - b.jiffies) & mask),
+                                         b.start))
 
 
 def pending_allocs():
@@ -338,7 +341,7 @@ Usage: memleak-scan [--kernel]
 
 Calls memleak_scan() on the stopped CPU (it must be at a safe stop: see
 kleak-stop), then prints every suspected leak in the format of the
-shell's 'memleak' (Linux's kmemleak format) from the block list, the
+shell's 'memleak' (Linux's kmemleak format) from the collector's index, the
 pointers typed blocks should not hold (mm/kmemleak/types.c), and the
 summary line. With --kernel, the kernel's own 'memleak' command runs
 instead (shell_run_line) and prints on the kernel console; its output
@@ -538,13 +541,14 @@ def words_of(start, end):
 
 def references_to(target):
     """(where, label, how) of every word in roots or tracked blocks that
-    points to target (its start, an alias, or inside it)."""
+    points to target (its start, an alias, or inside it): the roots'
+    first, then the blocks' in address order."""
     keys = {target.start + target.pad_offset: "start"}
     for off in target.aliases():
         keys[target.start + target.pad_offset + off] = \
             "alias +%d" % (target.pad_offset + off)
     regions = root_regions()
-    for b in all_blocks():
+    for b in sorted(all_blocks(), key=lambda b: b.start):
         if b.meta != target.meta:
             regions.append(("block 0x%08x (size %d, %s)" % (
                 b.start, b.size, b.colour()), b.start, b.start + b.size))
