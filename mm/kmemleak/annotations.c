@@ -37,7 +37,10 @@ static void pad_block(unsigned long ptr, unsigned long offset, size_t size)
 		       offset, size, ptr);
 		return;
 	}
-	b->pad_offset = offset;
+	if (memleak_set_pad_offset(b, offset)) {
+		memleak_disable("out of memory for padding");
+		return;
+	}
 	b->aliases = memleak_aliases_of_size(size);
 }
 
@@ -65,7 +68,6 @@ static void add_scan_area(unsigned long ptr, unsigned long offset,
 			  size_t length)
 {
 	struct memleak_block *b = find_start(ptr, "memleak_scan_area");
-	struct memleak_scan_area *area;
 
 	if (!b)
 		return;
@@ -74,15 +76,8 @@ static void add_scan_area(unsigned long ptr, unsigned long offset,
 		       offset, length, ptr);
 		return;
 	}
-	area = memleak_alloc_scan_area();
-	if (!area) {
+	if (memleak_add_scan_area(b, offset, length))
 		memleak_disable("out of memory for scan areas");
-		return;
-	}
-	area->offset = offset;
-	area->length = length;
-	area->next = b->areas;
-	b->areas = area;
 }
 
 void memleak_annotate(enum memleak_op op, unsigned long ptr,

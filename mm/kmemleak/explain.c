@@ -99,9 +99,10 @@ static bool read_block(const struct memleak_block *b,
 
 	if (!(b->flags & MEMLEAK_ALLOCATED))
 		return true;
-	if (!b->areas)
+	area = block_scan_areas(b);
+	if (!area)
 		return read_words(b->start, b->start + b->size, b, found, ctx);
-	for (area = b->areas; area; area = area->next)
+	for (; area; area = area->next)
 		if (!read_words(b->start + area->offset,
 				b->start + area->offset + area->length, b,
 				found, ctx))
@@ -133,7 +134,7 @@ static void describe_pointer(const struct memleak_block *b,
 {
 	unsigned long off = value - b->start;
 
-	if (off == 0 || (block_has_key(b, value) && off == b->pad_offset))
+	if (off == 0 || (block_has_key(b, value) && off == block_pad_offset(b)))
 		snprintf(buf, size, "start");
 	else if (block_has_key(b, value))
 		snprintf(buf, size, "alias +0x%lx", off);
@@ -331,11 +332,11 @@ static bool refs_in_blocks(struct refs *r)
 /* Whether the scan reads the word at off of b (its scan areas). */
 static bool in_scan_areas(const struct memleak_block *b, unsigned long off)
 {
-	const struct memleak_scan_area *a;
+	const struct memleak_scan_area *a = block_scan_areas(b);
 
-	if (!b->areas)
+	if (!a)
 		return true;
-	for (a = b->areas; a; a = a->next)
+	for (; a; a = a->next)
 		if (off - a->offset < a->length)
 			return true;
 	return false;

@@ -231,12 +231,13 @@ static void read_holder(const struct memleak_block *h, unsigned long *flags,
 
 	if (!is_reachable(h))
 		return;
-	if (!h->areas) {
+	a = block_scan_areas(h);
+	if (!a) {
 		read_holder_words(h, h->start, h->start + h->size, flags,
 				  left);
 		return;
 	}
-	for (a = h->areas; a && (h->flags & MEMLEAK_ALLOCATED); a = a->next)
+	for (; a && (h->flags & MEMLEAK_ALLOCATED); a = a->next)
 		read_holder_words(h, h->start + a->offset,
 				  h->start + a->offset + a->length, flags,
 				  left);

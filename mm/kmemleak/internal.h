@@ -7,6 +7,7 @@
  *   index_tree.c  the blocks outside slabs, in a tree of start pages
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
+ *   extra.c       the rare parts of a block: scan areas, padding
  *   types.c       typed blocks: precise scanning, pointer type checks
  *   early.c       the buffer of operations before memleak_init()
  *   annotations.c memleak_padding(), _not_leak(), _ignore(), _scan_area()
@@ -92,6 +93,7 @@ struct memleak_alias_set {
 #define MEMLEAK_COVERED (1 << 10)	/* reached from a direct suspect */
 #define MEMLEAK_REFERS_TO_SUSPECTS (1 << 11)	/* a suspect pointing at suspects */
 #define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
+#define MEMLEAK_EXTRA (1 << 13)		/* has scan areas or padding (extra.c) */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -102,7 +104,7 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 44 bytes on our 32-bit targets (see docs/memleak.md).
+ * One tracked block: 36 bytes on our 32-bit targets (see docs/memleak.md).
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -113,11 +115,9 @@ struct memleak_block {
 	/* index_tree.c's lists; once freed while pinned, the deferred */
 	struct memleak_block *page_next;
 	struct memleak_trace *trace;
-	struct memleak_scan_area *areas;	/* NULL: the whole block */
 	const struct memleak_alias_set *aliases;
 	unsigned long jiffies;		/* allocation time */
 	u32 checksum;
-	u32 pad_offset;		/* memleak_padding: where the object starts */
 	s16 min_count;
 	s16 count;		/* references found by the running scan */
 	u16 flags;
@@ -141,19 +141,46 @@ static inline bool block_is_white(const struct memleak_block *b)
 }
 
 /*
+ * extra.c: the rare parts of a block (its scan areas, its padding), for
+ * blocks with MEMLEAK_EXTRA; the setters fail with -ENOMEM.
+ */
+int memleak_extra_init(void);
+unsigned long memleak_extra_pages(void);
+unsigned long memleak_extra_pad_offset(const struct memleak_block *b);
+const struct memleak_scan_area *
+memleak_extra_scan_areas(const struct memleak_block *b);
+int memleak_set_pad_offset(struct memleak_block *b, unsigned long offset);
+int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
+			  size_t length);
+void memleak_free_extra(struct memleak_block *b);
+
+/* memleak_padding(): where the object starts in b (0 for most). */
+static inline unsigned long block_pad_offset(const struct memleak_block *b)
+{
+	return b->flags & MEMLEAK_EXTRA ? memleak_extra_pad_offset(b) : 0;
+}
+
+/* The only parts of b that are scanned; NULL (most blocks): all of it. */
+static inline const struct memleak_scan_area *
+block_scan_areas(const struct memleak_block *b)
+{
+	return b->flags & MEMLEAK_EXTRA ? memleak_extra_scan_areas(b) : NULL;
+}
+
+/*
  * Whether addr is one of the addresses b is known by: its start, the
  * object's start after memleak_padding(), or an alias of the object.
  */
 static inline bool block_has_key(const struct memleak_block *b,
 				 unsigned long addr)
 {
-	unsigned long off = addr - b->start;
+	unsigned long off = addr - b->start, pad = block_pad_offset(b);
 
-	if (off == 0 || off == b->pad_offset)
+	if (off == 0 || off == pad)
 		return true;
-	if (!b->aliases || off < b->pad_offset)
+	if (!b->aliases || off < pad)
 		return false;
-	off -= b->pad_offset;
+	off -= pad;
 	for (unsigned int i = 0; i < b->aliases->nr; i++)
 		if (b->aliases->offsets[i] == off)
 			return true;
@@ -248,8 +275,6 @@ static inline bool memleak_in_bounds(unsigned long value)
 void memleak_disable(const char *why);
 /* Pages of a metadata cache (NULL: none yet), for the page counts. */
 unsigned long memleak_cache_pages(const struct kmem_cache *c);
-/* A scan area for annotations.c; NULL when out of memory. */
-struct memleak_scan_area *memleak_alloc_scan_area(void);
 /* The block addr is a key of (block_has_key()), or NULL. */
 struct memleak_block *memleak_lookup_block(unsigned long addr);
 /* Pins the blocks' metadata: see memleak_state.pins; memleak_lock held. */

@@ -299,6 +299,7 @@ static const char *color_name(const struct memleak_block *b)
 /* Everything known about one block, memleak_lock held (a debug aid). */
 void memleak_dump_block(const struct memleak_block *b)
 {
+	unsigned long pad = block_pad_offset(b);
 	const struct memleak_scan_area *area;
 
 	printk("block 0x%08lx-0x%08lx (size %zu), %s after the last scan\n",
@@ -309,13 +310,13 @@ void memleak_dump_block(const struct memleak_block *b)
 	       b->flags & MEMLEAK_CLEARED ? " cleared" : "",
 	       b->flags & MEMLEAK_CHECKSUM_VALID ? " checksummed" : "");
 	printk("  allocated on CPU %u, checksum %08x\n", b->cpu, b->checksum);
-	if (b->pad_offset)
-		printk("  object starts at +%u (memleak_padding)\n", b->pad_offset);
+	if (pad)
+		printk("  object starts at +%lu (memleak_padding)\n", pad);
 	for (unsigned int i = 0; b->aliases && i < b->aliases->nr; i++)
 		printk("  alias 0x%08lx (+%lu)\n",
-		       b->start + b->pad_offset + b->aliases->offsets[i],
-		       b->pad_offset + b->aliases->offsets[i]);
-	for (area = b->areas; area; area = area->next)
+		       b->start + pad + b->aliases->offsets[i],
+		       pad + b->aliases->offsets[i]);
+	for (area = block_scan_areas(b); area; area = area->next)
 		printk("  scan area +%lu, %zu bytes\n", area->offset,
 		       area->length);
 	memleak_print_block(b);

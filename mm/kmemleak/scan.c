@@ -343,18 +343,18 @@ void memleak_scan_range(const void *start, const void *end)
 static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 {
 	const struct memleak_type *type = memleak_block_type(b);
-	struct memleak_scan_area *area;
+	const struct memleak_scan_area *area = block_scan_areas(b);
 
-	if (!b->areas && type) {
+	if (!area && type) {
 		memleak_scan_typed_block(b, type, flags);
 		return;
 	}
-	if (!b->areas) {
+	if (!area) {
 		scan_range_locked(b->start, b->start + b->size, b, flags);
 		return;
 	}
 	/* Areas are only added, never removed, while the block lives. */
-	for (area = b->areas; area; area = area->next)
+	for (; area; area = area->next)
 		if (!scan_range_locked(b->start + area->offset,
 				       b->start + area->offset + area->length,
 				       b, flags))
@@ -573,7 +573,7 @@ static void filter_white_block(struct memleak_block *b)
 		filter_add(end - 1);
 		return;
 	}
-	object = b->start + b->pad_offset;
+	object = b->start + block_pad_offset(b);
 	filter_add(b->start);
 	filter_add(object);
 	for (unsigned int i = 0; b->aliases && i < b->aliases->nr; i++)
@@ -649,22 +649,23 @@ static void scan_words_confirming(unsigned long start, unsigned long end)
 static void scan_if_not_white(struct memleak_block *b, void *ctx)
 {
 	const struct memleak_type *type = memleak_block_type(b);
-	struct memleak_scan_area *area;
+	const struct memleak_scan_area *area;
 
 	(void)ctx;
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
-	if (!b->areas && type) {
+	area = block_scan_areas(b);
+	if (!area && type) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
 		return;
 	}
-	if (!b->areas) {
+	if (!area) {
 		scan_words_confirming(b->start, b->start + b->size);
 		return;
 	}
-	for (area = b->areas; area; area = area->next)
+	for (; area; area = area->next)
 		scan_words_confirming(b->start + area->offset,
 				      b->start + area->offset + area->length);
 }

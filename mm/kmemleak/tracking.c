@@ -40,7 +40,7 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-static struct kmem_cache *block_cache, *area_cache;
+static struct kmem_cache *block_cache;
 
 static bool disable_reported;
 
@@ -69,11 +69,6 @@ void memleak_shrink(void)
 	memleak_leave(flags);
 }
 
-struct memleak_scan_area *memleak_alloc_scan_area(void)
-{
-	return kmem_cache_alloc(area_cache, GFP_ATOMIC);
-}
-
 struct memleak_block *memleak_lookup_block(unsigned long addr)
 {
 	struct memleak_block *b = memleak_index_find(addr);
@@ -83,12 +78,7 @@ struct memleak_block *memleak_lookup_block(unsigned long addr)
 
 static void free_block(struct memleak_block *b)
 {
-	struct memleak_scan_area *area;
-
-	while ((area = b->areas)) {
-		b->areas = area->next;
-		kmem_cache_free(area_cache, area);
-	}
+	memleak_free_extra(b);
 	if (b->trace)
 		memleak_trace_put(b->trace);
 	kmem_cache_free(block_cache, b);
@@ -218,11 +208,7 @@ static int __init create_caches(void)
 	block_cache = kmem_cache_create("memleak_block",
 					sizeof(struct memleak_block), 0,
 					SLAB_NOLEAKTRACE, NULL);
-	area_cache = kmem_cache_create("memleak_scan_area",
-				       sizeof(struct memleak_scan_area), 0,
-				       SLAB_NOLEAKTRACE,
-				       NULL);
-	return block_cache && area_cache ? 0 : -ENOMEM;
+	return block_cache ? 0 : -ENOMEM;
 }
 
 unsigned long memleak_cache_pages(const struct kmem_cache *c)
@@ -236,7 +222,7 @@ unsigned long memleak_metadata_bytes(void)
 
 	memleak_enter(&flags);
 	pages = memleak_cache_pages(block_cache) + memleak_traces_pages() +
-		memleak_cache_pages(area_cache) + memleak_index_pages() +
+		memleak_extra_pages() + memleak_index_pages() +
 		memleak_queue_pages();
 	bytes = pages * PAGE_SIZE;
 	memleak_leave(flags);
@@ -249,7 +235,7 @@ unsigned long memleak_nr_free_pages(void)
 
 	memleak_enter(&flags);
 	n = nr_free_pages() + memleak_cache_pages(block_cache) +
-	    memleak_traces_pages() + memleak_cache_pages(area_cache) +
+	    memleak_traces_pages() + memleak_extra_pages() +
 	    memleak_index_pages() + memleak_queue_pages();
 	memleak_leave(flags);
 	return n;
@@ -295,8 +281,8 @@ void __init memleak_init(void)
 		memleak_leave(flags);
 		return;
 	}
-	if (create_caches() || memleak_traces_init() || memleak_index_init() ||
-	    memleak_queue_init()) {
+	if (create_caches() || memleak_extra_init() || memleak_traces_init() ||
+	    memleak_index_init() || memleak_queue_init()) {
 		memleak_disable("cannot create the metadata caches");
 		memleak_leave(flags);
 		return;

@@ -391,6 +391,78 @@ static void test_padding(void **state)
 	untrack(p);
 }
 
+/*
+ * The rare parts of blocks (extra.c), more blocks than its hash table
+ * has buckets: each block finds its own padding and scan area, and only
+ * a block that has one carries MEMLEAK_EXTRA; a block freed while the
+ * collector is pinned keeps its areas until the unpin.
+ */
+#define NR_EXTRA 300
+
+static unsigned long extra_pad(unsigned int i)
+{
+	return i % 3 == 0 ? 8 * (i % 7 + 1) : 0;
+}
+
+static void check_extra(void *const *p, unsigned int i)
+{
+	struct memleak_block *b = tracked_block(p[i]);
+	const struct memleak_scan_area *area;
+
+	assert_non_null(b);
+	assert_int_equal(block_pad_offset(b), extra_pad(i));
+	assert_int_equal(!!(b->flags & MEMLEAK_EXTRA),
+			 extra_pad(i) || i % 2 == 0);
+	area = block_scan_areas(b);
+	if (i % 2) {
+		assert_null(area);
+		return;
+	}
+	assert_non_null(area);
+	assert_int_equal(area->offset, i % 8 * 8);
+	assert_int_equal(area->length, 8);
+	assert_null(area->next);
+}
+
+static void test_extra_records(void **state)
+{
+	void *p[NR_EXTRA];
+	struct memleak_block *b;
+	unsigned long flags;
+
+	(void)state;
+	for (unsigned int i = 0; i < NR_EXTRA; i++) {
+		p[i] = track(64, 1);
+		if (extra_pad(i))
+			memleak_padding(p[i], extra_pad(i), 8);
+		if (i % 2 == 0)
+			memleak_scan_area(p[i], i % 8 * 8, 8);
+	}
+	for (unsigned int i = 0; i < NR_EXTRA; i++)
+		check_extra(p, i);
+	for (unsigned int i = 0; i < NR_EXTRA; i += 4)
+		untrack(p[i]);
+	for (unsigned int i = 0; i < NR_EXTRA; i++)
+		if (i % 4)
+			check_extra(p, i);
+	b = tracked_block(p[2]);
+	memleak_enter(&flags);
+	memleak_pin();
+	memleak_leave(flags);
+	untrack(p[2]);
+	memleak_flush_pending();
+	assert_false(b->flags & MEMLEAK_ALLOCATED);
+	assert_non_null(block_scan_areas(b));
+	assert_int_equal(block_scan_areas(b)->offset, 16);
+	memleak_enter(&flags);
+	memleak_unpin();
+	memleak_leave(flags);
+	for (unsigned int i = 3; i < NR_EXTRA; i++)
+		if (i % 4)
+			untrack(p[i]);
+	untrack(p[1]);
+}
+
 static char *report_line(char *buf, size_t size, const char *fmt,
 			 unsigned long addr)
 {
@@ -669,6 +741,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_pause_rescues_among_many_whites, memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_padding, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_extra_records, memleak_test_setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_report_format, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_dump_stats_usage, memleak_test_setup,

@@ -39,7 +39,8 @@ class Block:
         self.flags = int(value["flags"])
         self.count = int(value["count"])
         self.min_count = int(value["min_count"])
-        self.pad_offset = int(value["pad_offset"])
+        self.extra = extra_of(meta) if self.has("EXTRA") else None
+        self.pad_offset = int(self.extra["pad_offset"]) if self.extra else 0
         self.jiffies = ulong(value["jiffies"])
 
     def has(self, name):
@@ -92,12 +93,29 @@ class Block:
     def scan_areas(self):
         """(offset, length) of each memleak_scan_area, newest first."""
         atype = struct_type("memleak_scan_area")
-        areas, addr = [], ulong(self.v["areas"])
+        areas = []
+        addr = ulong(self.extra["areas"]) if self.extra else 0
         while addr and len(areas) < 1024:
             a = struct_at(addr, atype)
             areas.append((ulong(a["offset"]), int(a["length"])))
             addr = ulong(a["next"])
         return areas
+
+
+def extra_of(block_addr):
+    """The struct memleak_extra of a block with MEMLEAK_EXTRA (its scan
+    areas and padding: mm/kmemleak/extra.c), found in extra_table."""
+    table = symbol_value("extra_table")
+    xtype = struct_type("memleak_extra")
+    for i in range(table.type.range()[1] + 1):
+        addr, seen = ulong(table[i]), 0
+        while addr and seen < 100000:
+            x = struct_at(addr, xtype)
+            if ulong(x["block"]) == block_addr:
+                return x
+            addr, seen = ulong(x["next"]), seen + 1
+    raise KleakError("block 0x%08x has MEMLEAK_EXTRA but no record in "
+                     "extra_table" % block_addr)
 
 
 def read_trace(addr):
