@@ -736,6 +736,16 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	return !pos->tree_done;
 }
 
+bool memleak_index_wants_tree(unsigned long start)
+{
+	struct page_entry *e = entry_of(start);
+	struct slab_geometry g;
+
+	if (e && is_slab_shape(e->shape))
+		return false;
+	return !slab_geometry_of((void *)start, &g);
+}
+
 int memleak_index_insert(struct memleak_block *b)
 {
 	struct page_entry *e = entry_of(b->start);

@@ -4,7 +4,8 @@
  * boot allocator's tables, and anything a test tracks in its own
  * memory): few and large, they sit in a radix tree keyed by the page
  * number of their start, each entry the list of the blocks starting in
- * that page, in address order (linked through page_next). The pages of
+ * that page, in address order (linked through the page_next of their
+ * struct memleak_tree_block, index.h). The pages of
  * RAM they cover get SHAPE_TREE in their page entries (index.h), so
  * that index.c sends a word there, and dismisses a word pointing into
  * any other page of RAM by its entry alone.
@@ -69,7 +70,7 @@ static struct memleak_block *last_start_at_or_before(unsigned long addr)
 		struct memleak_block *b, *last = NULL;
 
 		b = radix_tree_lookup_le(&block_tree, key, &found);
-		for (; b && b->start <= addr; b = b->page_next)
+		for (; b && b->start <= addr; b = *page_next_of(b))
 			last = b;
 		/* Every block of the page found starts past addr: look before. */
 		if (last || !b || found == 0)
@@ -132,22 +133,25 @@ int memleak_tree_insert(struct memleak_block *b)
 	struct memleak_block **link, *head;
 	int err;
 
+	if (!(b->flags & MEMLEAK_TREE))
+		return -EINVAL;	/* no room for the link: see index.h */
 	if (before && block_end(before) > b->start)
 		return -EEXIST;
 	if (covers_slab_blocks(b))
 		return -EEXIST;
 	head = radix_tree_lookup(&block_tree, key);
 	if (!head || head->start > b->start) {
-		b->page_next = head;
+		*page_next_of(b) = head;
 		err = head ? 0 : radix_tree_insert(&block_tree, key, b);
 		if (err)
 			return err;
 		if (head)
 			radix_tree_replace(&block_tree, key, b);
 	} else {
-		for (link = &head->page_next; *link && (*link)->start < b->start;)
-			link = &(*link)->page_next;
-		b->page_next = *link;
+		for (link = page_next_of(head);
+		     *link && (*link)->start < b->start;)
+			link = page_next_of(*link);
+		*page_next_of(b) = *link;
 		*link = b;
 	}
 	mark_linear_pages(b);
@@ -161,17 +165,17 @@ void memleak_tree_remove(struct memleak_block *b)
 	struct memleak_block **link;
 
 	if (head == b) {
-		if (b->page_next)
-			radix_tree_replace(&block_tree, key, b->page_next);
+		if (*page_next_of(b))
+			radix_tree_replace(&block_tree, key, *page_next_of(b));
 		else
 			radix_tree_delete(&block_tree, key);
 	} else {
-		for (link = &head->page_next; *link && *link != b;)
-			link = &(*link)->page_next;
+		for (link = page_next_of(head); *link && *link != b;)
+			link = page_next_of(*link);
 		if (*link)
-			*link = b->page_next;
+			*link = *page_next_of(b);
 	}
-	b->page_next = NULL;
+	*page_next_of(b) = NULL;
 	unmark_linear_pages(b);
 }
 
@@ -188,7 +192,7 @@ unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 		*done = true;
 		return 0;
 	}
-	for (; b; b = b->page_next, n++)
+	for (; b; b = *page_next_of(b), n++)
 		visit(b, ctx);
 	*key = found + 1;
 	return n;

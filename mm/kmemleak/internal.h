@@ -94,6 +94,7 @@ struct memleak_alias_set {
 #define MEMLEAK_REFERS_TO_SUSPECTS (1 << 11)	/* a suspect pointing at suspects */
 #define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
 #define MEMLEAK_EXTRA (1 << 13)		/* has scan areas or padding (extra.c) */
+#define MEMLEAK_TREE (1 << 14)		/* outside slabs: a memleak_tree_block */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -104,7 +105,7 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 36 bytes on our 32-bit targets (see docs/memleak.md).
+ * One tracked block: 32 bytes on our 32-bit targets, half a cache line (see docs/memleak.md).
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -112,8 +113,6 @@ enum memleak_tier {
 struct memleak_block {
 	unsigned long start;
 	size_t size;
-	/* index_tree.c's lists; once freed while pinned, the deferred */
-	struct memleak_block *page_next;
 	struct memleak_trace *trace;
 	const struct memleak_alias_set *aliases;
 	unsigned long jiffies;		/* allocation time */
@@ -187,6 +186,21 @@ static inline bool block_has_key(const struct memleak_block *b,
 	return false;
 }
 
+/*
+ * queue.c: first-in first-out queues of blocks, in page-sized
+ * chunks; memleak_lock held, the blocks pinned (memleak_pin()).
+ */
+#define MEMLEAK_QUEUE_CHUNK (PAGE_SIZE / sizeof(void *) - 3)
+struct memleak_queue_chunk {
+	struct memleak_queue_chunk *next;
+	unsigned int head, tail;	/* pop at head, push at tail */
+	struct memleak_block *entry[MEMLEAK_QUEUE_CHUNK];
+};
+struct memleak_queue {
+	struct memleak_queue_chunk *first, *last;
+	unsigned long nr;
+};
+
 /* State shared by the collector's files, all under memleak_lock. */
 
 struct memleak_state {
@@ -210,11 +224,10 @@ struct memleak_state {
 	unsigned long index_bytes;	/* index.c's slot arrays */
 	/*
 	 * While pinned (scans, reports), freed blocks keep their metadata
-	 * on the deferred list (through page_next), so the pointers in
-	 * their queues stay valid.
+	 * in the deferred queue, so the pointers in other queues stay valid.
 	 */
 	unsigned int pins;
-	struct memleak_block *deferred;
+	struct memleak_queue deferred;
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
@@ -448,6 +461,11 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void *ctx);
 /* Whether the page holding addr has tracked blocks (for tests). */
 bool memleak_index_page_used(unsigned long addr);
+/*
+ * Whether a block starting at start goes to the tree (outside slabs):
+ * its metadata must then be a struct memleak_tree_block (index.h).
+ */
+bool memleak_index_wants_tree(unsigned long start);
 int memleak_index_insert(struct memleak_block *b);
 /* Takes the block starting at start out of the index; NULL if none. */
 struct memleak_block *memleak_index_remove(unsigned long start);
@@ -527,20 +545,7 @@ void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
 			void *ctx, unsigned long floor);
 extern bool memleak_walking_roots;
 
-/*
- * queue.c: first-in first-out queues of blocks, in page-sized
- * chunks; memleak_lock held, the blocks pinned (memleak_pin()).
- */
-#define MEMLEAK_QUEUE_CHUNK (PAGE_SIZE / sizeof(void *) - 3)
-struct memleak_queue_chunk {
-	struct memleak_queue_chunk *next;
-	unsigned int head, tail;	/* pop at head, push at tail */
-	struct memleak_block *entry[MEMLEAK_QUEUE_CHUNK];
-};
-struct memleak_queue {
-	struct memleak_queue_chunk *first, *last;
-	unsigned long nr;
-};
+/* queue.c: see the queues' types before struct memleak_state. */
 int memleak_queue_init(void);
 unsigned long memleak_queue_pages(void);
 /* False when out of memory (the block is not queued). */

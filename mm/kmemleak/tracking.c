@@ -29,6 +29,7 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include "internal.h"
+#include "index.h"
 
 struct memleak_state memleak = {
 	.enabled = true,
@@ -40,7 +41,8 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-static struct kmem_cache *block_cache;
+/* Blocks in slabs, and the larger ones outside them (index.h). */
+static struct kmem_cache *block_cache, *tree_block_cache;
 
 static bool disable_reported;
 
@@ -76,12 +78,35 @@ struct memleak_block *memleak_lookup_block(unsigned long addr)
 	return b && block_has_key(b, addr) ? b : NULL;
 }
 
+/*
+ * A block's metadata: the larger kind, with a link for the tree's lists,
+ * for a block outside slabs (memleak_index_wants_tree()).
+ */
+static struct memleak_block *alloc_metadata(bool in_tree)
+{
+	struct memleak_tree_block *t;
+
+	if (!in_tree)
+		return kmem_cache_alloc(block_cache, GFP_ATOMIC);
+	t = kmem_cache_alloc(tree_block_cache, GFP_ATOMIC);
+	return t ? &t->block : NULL;
+}
+
+static void free_metadata(struct memleak_block *b)
+{
+	if (b->flags & MEMLEAK_TREE)
+		kmem_cache_free(tree_block_cache,
+				container_of(b, struct memleak_tree_block, block));
+	else
+		kmem_cache_free(block_cache, b);
+}
+
 static void free_block(struct memleak_block *b)
 {
 	memleak_free_extra(b);
 	if (b->trace)
 		memleak_trace_put(b->trace);
-	kmem_cache_free(block_cache, b);
+	free_metadata(b);
 }
 
 void memleak_pin(void)
@@ -92,20 +117,18 @@ void memleak_pin(void)
 /* The last unpin frees what was freed meanwhile. */
 void memleak_unpin(void)
 {
+	struct memleak_block *b;
+
 	if (--memleak.pins)
 		return;
-	while (memleak.deferred) {
-		struct memleak_block *b = memleak.deferred;
-
-		memleak.deferred = b->page_next;
+	while ((b = memleak_queue_pop(&memleak.deferred)))
 		free_block(b);
-	}
 }
 
 static void discard_block(struct memleak_block *b, const char *why)
 {
 	memleak_trace_put(b->trace);
-	kmem_cache_free(block_cache, b);
+	free_metadata(b);
 	memleak_disable(why);
 }
 
@@ -114,13 +137,15 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  unsigned int cpu, const struct memleak_type *type)
 {
 	struct memleak_block *b;
+	bool in_tree;
 	int err;
 
 	if (!trace) {
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
-	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
+	in_tree = memleak_index_wants_tree(start);
+	b = alloc_metadata(in_tree);
 	if (!b) {
 		memleak_trace_put(trace);
 		memleak_disable("out of memory for block metadata");
@@ -131,7 +156,8 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.start = start,
 		.size = size,
 		.min_count = (s16)min_count,
-		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0),
+		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0) |
+			 (in_tree ? MEMLEAK_TREE : 0),
 		.cpu = (u8)cpu,
 		.type = memleak_type_id(type, size),
 		.jiffies = when,
@@ -149,6 +175,10 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
 		       "object\n", start, size);
 		discard_block(b, "block across slab objects");
+		return;
+	}
+	if (err == -EINVAL) {
+		discard_block(b, "a block outside slabs without a tree link");
 		return;
 	}
 	if (err) {
@@ -186,12 +216,11 @@ bool memleak_try_delete_block(unsigned long start)
 	}
 	b->flags &= ~MEMLEAK_ALLOCATED;
 	memleak.nr_blocks--;
-	if (memleak.pins) {
-		b->page_next = memleak.deferred;	/* out of the index now */
-		memleak.deferred = b;
-	} else {
+	if (!memleak.pins)
 		free_block(b);
-	}
+	else if (!memleak_queue_push(&memleak.deferred, b))
+		/* Its metadata is lost: a queue may still point to it. */
+		memleak_disable("out of memory for blocks freed during a scan");
 	return true;
 }
 
@@ -208,7 +237,10 @@ static int __init create_caches(void)
 	block_cache = kmem_cache_create("memleak_block",
 					sizeof(struct memleak_block), 0,
 					SLAB_NOLEAKTRACE, NULL);
-	return block_cache ? 0 : -ENOMEM;
+	tree_block_cache = kmem_cache_create("memleak_tree_block",
+					     sizeof(struct memleak_tree_block),
+					     0, SLAB_NOLEAKTRACE, NULL);
+	return block_cache && tree_block_cache ? 0 : -ENOMEM;
 }
 
 unsigned long memleak_cache_pages(const struct kmem_cache *c)
@@ -221,7 +253,8 @@ unsigned long memleak_metadata_bytes(void)
 	unsigned long flags, pages, bytes;
 
 	memleak_enter(&flags);
-	pages = memleak_cache_pages(block_cache) + memleak_traces_pages() +
+	pages = memleak_cache_pages(block_cache) +
+		memleak_cache_pages(tree_block_cache) + memleak_traces_pages() +
 		memleak_extra_pages() + memleak_index_pages() +
 		memleak_queue_pages();
 	bytes = pages * PAGE_SIZE;
@@ -235,6 +268,7 @@ unsigned long memleak_nr_free_pages(void)
 
 	memleak_enter(&flags);
 	n = nr_free_pages() + memleak_cache_pages(block_cache) +
+	    memleak_cache_pages(tree_block_cache) +
 	    memleak_traces_pages() + memleak_extra_pages() +
 	    memleak_index_pages() + memleak_queue_pages();
 	memleak_leave(flags);

@@ -463,6 +463,7 @@ static void test_walk(void **state)
 	char *outside = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
 	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
 	struct walk_seen w = { 0 };
+	struct slab_geometry g;
 	unsigned int calls = 0;
 
 	(void)state;
@@ -475,14 +476,19 @@ static void test_walk(void **state)
 	track_now(outside, 64);
 	w.want[6] = find(big, 0);
 	w.want[7] = find(outside, 0);
+	assert_false(slab_geometry_of(outside, &g));	/* one in the tree */
 	for (bool more = true; more; calls++) {
 		w.in_call = 0;
 		more = memleak_index_walk(&pos, 1, note_walked, &w);
 		assert_true(w.in_call <= 1);
 	}
 	assert_true(calls >= 3);
-	for (unsigned int i = 0; i < ARRAY_SIZE(w.want); i++)
+	for (unsigned int i = 0; i < ARRAY_SIZE(w.want); i++) {
 		assert_true(w.seen[i]);
+		/* Only the blocks outside slabs have room for a tree link. */
+		assert_int_equal(!!(w.want[i]->flags & MEMLEAK_TREE),
+				 !slab_geometry_of((void *)w.want[i]->start, &g));
+	}
 	assert_int_equal(w.nr, memleak.nr_blocks);
 	for (unsigned int i = 0; i < ARRAY_SIZE(small); i++) {
 		forget(small[i]);

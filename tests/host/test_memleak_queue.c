@@ -127,14 +127,14 @@ static void test_pinned_free_is_deferred(void **state)
 	memleak_pin();
 	memleak_free(p);
 	assert_int_equal(memleak.nr_blocks, 0);
-	assert_ptr_equal(memleak.deferred, b);
+	assert_ptr_equal(*memleak_queue_peek(&memleak.deferred, 0), b);
 	/* Still readable: what a queue holding it would read. */
 	assert_int_equal(b->start, (unsigned long)p);
 	assert_false(b->flags & MEMLEAK_ALLOCATED);
 	memleak_unpin();
-	assert_ptr_equal(memleak.deferred, b);
+	assert_ptr_equal(*memleak_queue_peek(&memleak.deferred, 0), b);
 	memleak_unpin();
-	assert_null(memleak.deferred);
+	assert_int_equal(memleak.deferred.nr, 0);
 	kfree(p);
 }
 

@@ -10,7 +10,8 @@ this, by reading memory only:
                byte per slot (rounded up to a word), then a block pointer
                per slot (NULL: no block)
   block_tree   the blocks outside slabs: a radix tree keyed by start
-               page, each entry a list of blocks linked by page_next
+               page, each entry a list of blocks linked by the page_next
+               of their struct memleak_tree_block (mm/kmemleak/index.h)
 """
 from .util import (KleakError, read_bytes, read_word, struct_at,
                    struct_type, symbol_value, ulong, word_size, byte_order)
@@ -88,11 +89,10 @@ def tree_blocks():
 
 
 def page_next_offset():
-    btype = struct_type("memleak_block")
-    for f in btype.fields():
+    for f in struct_type("memleak_tree_block").fields():
         if f.name == "page_next":
             return f.bitpos // 8
-    raise KleakError("struct memleak_block has no page_next")
+    raise KleakError("struct memleak_tree_block has no page_next")
 
 
 def block_addresses():
