@@ -54,15 +54,29 @@ static void drop_ghost(unsigned int i)
 	ghosts[--nr_ghosts] = NULL;
 }
 
+/*
+ * The ghost is made when the module is loaded, not when it goes: a
+ * removal cannot fail for want of memory, and takes no page from the
+ * allocator that the module's own areas, given back, would have
+ * returned to.
+ */
+bool module_ghost_reserve(struct module_ksyms *k)
+{
+	k->ghost = kmalloc_obj(module_ghost, GFP_KERNEL);
+	return k->ghost;
+}
+
 void module_ghost_keep(const char *name, struct module_ksyms *k)
 {
-	struct module_ghost *g;
+	struct module_ghost *g = k->ghost;
 
-	if (!k->added)
-		return;
-	g = kmalloc_obj(module_ghost, GFP_KERNEL);
+	k->ghost = NULL;
 	if (!g)
 		return;		/* the names go with the module */
+	if (!k->added) {
+		kfree(g);
+		return;
+	}
 	if (nr_ghosts == MODULE_GHOSTS)
 		drop_ghost(0);
 	strlcpy(g->name, name, sizeof(g->name));

@@ -2,7 +2,8 @@
  * Self-tests of removed modules' symbols (kernel/module_ghosts.c), on
  * tables made here for addresses no code uses: a kept table prints as
  * "[module] (unloaded)" and is no target for lookups by name, a module
- * loaded over it evicts it, and only the last MODULE_GHOSTS are kept.
+ * loaded over it evicts it (and names those addresses), and only the
+ * last MODULE_GHOSTS are kept.
  * Each test holds module_mutex, as the loader does.
  */
 #include <kernel/ktest.h>
@@ -41,6 +42,11 @@ static bool fake_ksyms(struct module_ksyms *k, unsigned long addr)
 		.sizes = k->arrays + 1, .names = k->arrays + 2,
 		.strings = k->strings, .strings_size = sizeof(name),
 	};
+	if (!module_ghost_reserve(k)) {
+		kfree(k->arrays);
+		kfree(k->strings);
+		return false;
+	}
 	kallsyms_add_table(&k->table);
 	k->added = true;
 	return true;
@@ -80,6 +86,11 @@ static void test_kept_then_evicted(struct ktest *t)
 			  "ghost_fn+0x0/0x40 [ghostmod] (unloaded)"));
 	module_ghosts_evict((void *)(FAKE_BASE - FAKE_STRIDE + 1), FAKE_STRIDE);
 	KEXPECT(t, prints(FAKE_BASE, ""));
+	/* Loaded again in the same place: the live table names it. */
+	KEXPECT(t, fake_ksyms(&k, FAKE_BASE));
+	KEXPECT(t, prints(FAKE_BASE + 0x10, "ghost_fn+0x10/0x40 [ghostmod]"));
+	remove_fake(&k, "ghostmod");
+	module_ghosts_evict((void *)FAKE_BASE, FAKE_STRIDE);
 	mutex_unlock(&module_mutex);
 }
 

@@ -141,6 +141,9 @@ static int add_table(struct load_info *info, struct module_ksyms *k,
 		       info->name, why);
 		return 0;
 	}
+	if (!module_ghost_reserve(k))
+		printk("insmod: %s: out of memory: its names go with it at "
+		       "rmmod\n", info->name);
 	kallsyms_add_table(&k->table);
 	k->added = true;
 	return 0;

@@ -102,11 +102,14 @@ struct module_area {
 };
 
 /* One symbol table of a module for kallsyms (core or init symbols). */
+struct module_ghost;
 struct module_ksyms {
 	struct kallsyms_table table;
 	u32 *arrays;		/* addrs, sizes, names: one allocation */
 	char *strings;
 	bool added;
+	/* its ghost, made with the table: a removal allocates nothing */
+	struct module_ghost *ghost;
 };
 
 /*
@@ -150,10 +153,13 @@ void module_print_archive(void);
 
 /*
  * Removed modules' symbols (kernel/module_ghosts.c), module_mutex held:
- * keep takes k's arrays and keeps them searchable, marked unloaded (the
- * last few tables only); evict drops those overlapping [base, base +
- * size), where a new module goes.
+ * reserve gives a table added to kallsyms its ghost (false when out of
+ * memory: its names then go with the module); keep moves k's arrays
+ * into that ghost, searchable, marked unloaded (the last few tables
+ * only), or frees the ghost when k has no table; evict drops those
+ * overlapping [base, base + size), where a new module goes.
  */
+bool module_ghost_reserve(struct module_ksyms *k);
 void module_ghost_keep(const char *name, struct module_ksyms *k);
 void module_ghosts_evict(const void *base, unsigned long size);
 

@@ -84,6 +84,20 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 	}
 }
 
+/*
+ * Suspects lie all over the heap, and each pass over them reads every
+ * one's metadata: the metadata of the one PREFETCH_AHEAD places on in
+ * the queue is fetched meanwhile, so the misses overlap.
+ */
+#define PREFETCH_AHEAD 8
+
+static void prefetch_ahead(const struct memleak_queue_chunk *chunk,
+			   unsigned int i)
+{
+	if (i + PREFETCH_AHEAD < chunk->tail)
+		__builtin_prefetch(chunk->entry[i + PREFETCH_AHEAD]);
+}
+
 struct edge_count {
 	struct memleak_block *from;
 	unsigned long nr_indirect;
@@ -165,6 +179,7 @@ static void walk_from_each(struct memleak_queue *suspects,
 	unsigned int i;
 
 	memleak_queue_for_each(suspects, chunk, i, b) {
+		prefetch_ahead(chunk, i);
 		memleak_enter(&flags);
 		if (is_suspect(b) && root(b)) {
 			w.from = b;
@@ -209,6 +224,7 @@ static void count_tiers(struct memleak_queue *suspects)
 	memset(memleak.tier_blocks, 0, sizeof(memleak.tier_blocks));
 	memset(memleak.tier_bytes, 0, sizeof(memleak.tier_bytes));
 	memleak_queue_for_each(suspects, chunk, i, b) {
+		prefetch_ahead(chunk, i);
 		if (!is_suspect(b))
 			continue;
 		memleak.tier_blocks[memleak_block_tier(b)]++;
@@ -226,6 +242,7 @@ void memleak_classify_suspects(struct memleak_queue *suspects)
 
 	/* The queue is only read here, and its blocks are pinned. */
 	memleak_queue_for_each(suspects, chunk, i, b) {
+		prefetch_ahead(chunk, i);
 		e.from = b;
 		for_each_suspect_referenced(b, mark_indirect, &e);
 	}

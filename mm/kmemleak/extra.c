@@ -124,8 +124,6 @@ void memleak_free_extra(struct memleak_block *b)
 	struct memleak_extra **link = bucket_of(b), *x;
 	struct memleak_scan_area *area;
 
-	if (!(b->flags & MEMLEAK_EXTRA))
-		return;
 	while (*link && (*link)->block != b)
 		link = &(*link)->next;
 	x = *link;

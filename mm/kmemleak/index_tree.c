@@ -133,8 +133,6 @@ int memleak_tree_insert(struct memleak_block *b)
 	struct memleak_block **link, *head;
 	int err;
 
-	if (!(b->flags & MEMLEAK_TREE))
-		return -EINVAL;	/* no room for the link: see index.h */
 	if (before && block_end(before) > b->start)
 		return -EEXIST;
 	if (covers_slab_blocks(b))

@@ -151,6 +151,7 @@ memleak_extra_scan_areas(const struct memleak_block *b);
 int memleak_set_pad_offset(struct memleak_block *b, unsigned long offset);
 int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
 			  size_t length);
+/* Frees the record of b, which has MEMLEAK_EXTRA, and its areas. */
 void memleak_free_extra(struct memleak_block *b);
 
 /* memleak_padding(): where the object starts in b (0 for most). */
@@ -463,7 +464,10 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 bool memleak_index_page_used(unsigned long addr);
 /*
  * Whether a block starting at start goes to the tree (outside slabs):
- * its metadata must then be a struct memleak_tree_block (index.h).
+ * its metadata must then be a struct memleak_tree_block (index.h), with
+ * MEMLEAK_TREE set, which is what memleak_index_insert() goes by. Insert
+ * fails with -EEXIST (overlap), -ERANGE (past its slab object), -EINVAL
+ * (a block without MEMLEAK_TREE outside slabs) or -ENOMEM.
  */
 bool memleak_index_wants_tree(unsigned long start);
 int memleak_index_insert(struct memleak_block *b);

@@ -103,7 +103,8 @@ static void free_metadata(struct memleak_block *b)
 
 static void free_block(struct memleak_block *b)
 {
-	memleak_free_extra(b);
+	if (b->flags & MEMLEAK_EXTRA)
+		memleak_free_extra(b);
 	if (b->trace)
 		memleak_trace_put(b->trace);
 	free_metadata(b);
@@ -178,7 +179,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		return;
 	}
 	if (err == -EINVAL) {
-		discard_block(b, "a block outside slabs without a tree link");
+		discard_block(b, "a block outside slabs without tree metadata");
 		return;
 	}
 	if (err) {
