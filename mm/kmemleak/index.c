@@ -736,31 +736,17 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	return !pos->tree_done;
 }
 
-bool memleak_index_wants_tree(unsigned long start)
-{
-	struct page_entry *e = entry_of(start);
-	struct slab_geometry g;
-
-	if (e && is_slab_shape(e->shape))
-		return false;
-	return !slab_geometry_of((void *)start, &g);
-}
-
 int memleak_index_insert(struct memleak_block *b)
 {
-	struct page_entry *e;
+	struct page_entry *e = entry_of(b->start);
 	struct slab_geometry g;
 
-	/* Where the block goes was decided with its metadata. */
-	if (b->flags & MEMLEAK_TREE)
-		return memleak_tree_insert(b);
 	/* A slab with tracked objects already: its slot array says all. */
-	e = entry_of(b->start);
 	if (e && is_slab_shape(e->shape))
 		return insert_in_slab(b, slots_of_entry(e));
-	if (!slab_geometry_of((void *)b->start, &g))
-		return -EINVAL;
 	/* Each path checks overlaps its own way: one block per slot, or the tree. */
+	if (!slab_geometry_of((void *)b->start, &g))
+		return memleak_tree_insert(b);
 	if (e->shape == SHAPE_TREE)
 		return -EEXIST;
 	return insert_in_slab(b, new_slots(&g));

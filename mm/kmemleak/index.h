@@ -38,22 +38,6 @@ static inline struct page_entry *entry_of(unsigned long addr)
 	return &memleak_page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
 }
 
-/*
- * A block outside slabs: its metadata has room for the link of the list
- * of blocks starting in its page (index_tree.c), which the many slab
- * blocks do without. tracking.c allocates it as such, MEMLEAK_TREE set,
- * when memleak_index_wants_tree() says the block goes to the tree.
- */
-struct memleak_tree_block {
-	struct memleak_block block;
-	struct memleak_block *page_next;
-};
-
-static inline struct memleak_block **page_next_of(struct memleak_block *b)
-{
-	return &container_of(b, struct memleak_tree_block, block)->page_next;
-}
-
 /* One past the last byte of b (a block of size 0 holds its start). */
 static inline unsigned long block_end(const struct memleak_block *b)
 {

@@ -4,8 +4,9 @@
  * boot allocator's tables, and anything a test tracks in its own
  * memory): few and large, they sit in a radix tree keyed by the page
  * number of their start, each entry the list of the blocks starting in
- * that page, in address order (linked through the page_next of their
- * struct memleak_tree_block, index.h). The pages of
+ * that page, in address order. The list's links are the tree's own
+ * (struct tree_link), so that the many blocks in slabs carry none. The
+ * pages of
  * RAM they cover get SHAPE_TREE in their page entries (index.h), so
  * that index.c sends a word there, and dismisses a word pointing into
  * any other page of RAM by its entry alone.
@@ -19,7 +20,13 @@
 #include "index.h"
 
 /* The tree's nodes: a cache of ours too, with spares for a whole path. */
-static struct kmem_cache *node_cache;
+static struct kmem_cache *node_cache, *link_cache;
+
+/* One block in the list of those starting in a page. */
+struct tree_link {
+	struct tree_link *next;		/* the page's next block by address */
+	struct memleak_block *block;
+};
 #define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
 
 /* Blocks outside slabs, keyed by the page number of their start. */
@@ -42,7 +49,10 @@ int memleak_tree_init(void)
 	node_cache = kmem_cache_create("memleak_tree_node",
 				       RADIX_TREE_NODE_SIZE, 0,
 				       SLAB_NOLEAKTRACE, NULL);
-	if (!node_cache)
+	link_cache = kmem_cache_create("memleak_tree_link",
+				       sizeof(struct tree_link), 0,
+				       SLAB_NOLEAKTRACE, NULL);
+	if (!node_cache || !link_cache)
 		return -ENOMEM;
 	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
 	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
@@ -51,7 +61,7 @@ int memleak_tree_init(void)
 
 unsigned long memleak_tree_pages(void)
 {
-	return memleak_cache_pages(node_cache);
+	return memleak_cache_pages(node_cache) + memleak_cache_pages(link_cache);
 }
 
 /* Gives back the spare nodes, and keeps a path's worth again. */
@@ -67,13 +77,14 @@ static struct memleak_block *last_start_at_or_before(unsigned long addr)
 	unsigned long key = addr >> PAGE_SHIFT, found;
 
 	for (;;) {
-		struct memleak_block *b, *last = NULL;
+		struct memleak_block *last = NULL;
+		struct tree_link *l;
 
-		b = radix_tree_lookup_le(&block_tree, key, &found);
-		for (; b && b->start <= addr; b = *page_next_of(b))
-			last = b;
+		l = radix_tree_lookup_le(&block_tree, key, &found);
+		for (; l && l->block->start <= addr; l = l->next)
+			last = l->block;
 		/* Every block of the page found starts past addr: look before. */
-		if (last || !b || found == 0)
+		if (last || !l || found == 0)
 			return last;
 		key = found - 1;
 	}
@@ -130,27 +141,33 @@ int memleak_tree_insert(struct memleak_block *b)
 {
 	unsigned long key = b->start >> PAGE_SHIFT;
 	struct memleak_block *before = last_start_at_or_before(block_end(b) - 1);
-	struct memleak_block **link, *head;
-	int err;
+	struct tree_link **link, *head, *new;
+	int err = 0;
 
 	if (before && block_end(before) > b->start)
 		return -EEXIST;
 	if (covers_slab_blocks(b))
 		return -EEXIST;
+	new = kmem_cache_alloc(link_cache, GFP_ATOMIC);
+	if (!new)
+		return -ENOMEM;
+	new->block = b;
 	head = radix_tree_lookup(&block_tree, key);
-	if (!head || head->start > b->start) {
-		*page_next_of(b) = head;
-		err = head ? 0 : radix_tree_insert(&block_tree, key, b);
-		if (err)
-			return err;
+	if (!head || head->block->start > b->start) {
+		new->next = head;
 		if (head)
-			radix_tree_replace(&block_tree, key, b);
+			radix_tree_replace(&block_tree, key, new);
+		else
+			err = radix_tree_insert(&block_tree, key, new);
 	} else {
-		for (link = page_next_of(head);
-		     *link && (*link)->start < b->start;)
-			link = page_next_of(*link);
-		*page_next_of(b) = *link;
-		*link = b;
+		for (link = &head->next; *link && (*link)->block->start < b->start;)
+			link = &(*link)->next;
+		new->next = *link;
+		*link = new;
+	}
+	if (err) {
+		kmem_cache_free(link_cache, new);
+		return err;
 	}
 	mark_linear_pages(b);
 	return 0;
@@ -159,21 +176,26 @@ int memleak_tree_insert(struct memleak_block *b)
 void memleak_tree_remove(struct memleak_block *b)
 {
 	unsigned long key = b->start >> PAGE_SHIFT;
-	struct memleak_block *head = radix_tree_lookup(&block_tree, key);
-	struct memleak_block **link;
+	struct tree_link *head = radix_tree_lookup(&block_tree, key);
+	struct tree_link **link, *gone;
 
-	if (head == b) {
-		if (*page_next_of(b))
-			radix_tree_replace(&block_tree, key, *page_next_of(b));
+	if (!head)
+		return;
+	if (head->block == b) {
+		gone = head;
+		if (head->next)
+			radix_tree_replace(&block_tree, key, head->next);
 		else
 			radix_tree_delete(&block_tree, key);
 	} else {
-		for (link = page_next_of(head); *link && *link != b;)
-			link = page_next_of(*link);
-		if (*link)
-			*link = *page_next_of(b);
+		for (link = &head->next; *link && (*link)->block != b;)
+			link = &(*link)->next;
+		gone = *link;
+		if (gone)
+			*link = gone->next;
 	}
-	*page_next_of(b) = NULL;
+	if (gone)
+		kmem_cache_free(link_cache, gone);
 	unmark_linear_pages(b);
 }
 
@@ -183,15 +205,15 @@ unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 				    void *ctx)
 {
 	unsigned long found;
-	struct memleak_block *b = radix_tree_lookup_ge(&block_tree, *key, &found);
+	struct tree_link *l = radix_tree_lookup_ge(&block_tree, *key, &found);
 	unsigned int n = 0;
 
-	if (!b) {
+	if (!l) {
 		*done = true;
 		return 0;
 	}
-	for (; b; b = *page_next_of(b), n++)
-		visit(b, ctx);
+	for (; l; l = l->next, n++)
+		visit(l->block, ctx);
 	*key = found + 1;
 	return n;
 }

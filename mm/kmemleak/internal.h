@@ -94,7 +94,6 @@ struct memleak_alias_set {
 #define MEMLEAK_REFERS_TO_SUSPECTS (1 << 11)	/* a suspect pointing at suspects */
 #define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
 #define MEMLEAK_EXTRA (1 << 13)		/* has scan areas or padding (extra.c) */
-#define MEMLEAK_TREE (1 << 14)		/* outside slabs: a memleak_tree_block */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -462,14 +461,7 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void *ctx);
 /* Whether the page holding addr has tracked blocks (for tests). */
 bool memleak_index_page_used(unsigned long addr);
-/*
- * Whether a block starting at start goes to the tree (outside slabs):
- * its metadata must then be a struct memleak_tree_block (index.h), with
- * MEMLEAK_TREE set, which is what memleak_index_insert() goes by. Insert
- * fails with -EEXIST (overlap), -ERANGE (past its slab object), -EINVAL
- * (a block without MEMLEAK_TREE outside slabs) or -ENOMEM.
- */
-bool memleak_index_wants_tree(unsigned long start);
+/* Fails with -EEXIST (overlap), -ERANGE (past its slab object), -ENOMEM. */
 int memleak_index_insert(struct memleak_block *b);
 /* Takes the block starting at start out of the index; NULL if none. */
 struct memleak_block *memleak_index_remove(unsigned long start);

@@ -29,7 +29,6 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include "internal.h"
-#include "index.h"
 
 struct memleak_state memleak = {
 	.enabled = true,
@@ -41,8 +40,7 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-/* Blocks in slabs, and the larger ones outside them (index.h). */
-static struct kmem_cache *block_cache, *tree_block_cache;
+static struct kmem_cache *block_cache;
 
 static bool disable_reported;
 
@@ -78,36 +76,13 @@ struct memleak_block *memleak_lookup_block(unsigned long addr)
 	return b && block_has_key(b, addr) ? b : NULL;
 }
 
-/*
- * A block's metadata: the larger kind, with a link for the tree's lists,
- * for a block outside slabs (memleak_index_wants_tree()).
- */
-static struct memleak_block *alloc_metadata(bool in_tree)
-{
-	struct memleak_tree_block *t;
-
-	if (!in_tree)
-		return kmem_cache_alloc(block_cache, GFP_ATOMIC);
-	t = kmem_cache_alloc(tree_block_cache, GFP_ATOMIC);
-	return t ? &t->block : NULL;
-}
-
-static void free_metadata(struct memleak_block *b)
-{
-	if (b->flags & MEMLEAK_TREE)
-		kmem_cache_free(tree_block_cache,
-				container_of(b, struct memleak_tree_block, block));
-	else
-		kmem_cache_free(block_cache, b);
-}
-
 static void free_block(struct memleak_block *b)
 {
 	if (b->flags & MEMLEAK_EXTRA)
 		memleak_free_extra(b);
 	if (b->trace)
 		memleak_trace_put(b->trace);
-	free_metadata(b);
+	kmem_cache_free(block_cache, b);
 }
 
 void memleak_pin(void)
@@ -129,7 +104,7 @@ void memleak_unpin(void)
 static void discard_block(struct memleak_block *b, const char *why)
 {
 	memleak_trace_put(b->trace);
-	free_metadata(b);
+	kmem_cache_free(block_cache, b);
 	memleak_disable(why);
 }
 
@@ -138,15 +113,13 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  unsigned int cpu, const struct memleak_type *type)
 {
 	struct memleak_block *b;
-	bool in_tree;
 	int err;
 
 	if (!trace) {
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
-	in_tree = memleak_index_wants_tree(start);
-	b = alloc_metadata(in_tree);
+	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
 	if (!b) {
 		memleak_trace_put(trace);
 		memleak_disable("out of memory for block metadata");
@@ -157,8 +130,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.start = start,
 		.size = size,
 		.min_count = (s16)min_count,
-		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0) |
-			 (in_tree ? MEMLEAK_TREE : 0),
+		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0),
 		.cpu = (u8)cpu,
 		.type = memleak_type_id(type, size),
 		.jiffies = when,
@@ -176,10 +148,6 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
 		       "object\n", start, size);
 		discard_block(b, "block across slab objects");
-		return;
-	}
-	if (err == -EINVAL) {
-		discard_block(b, "a block outside slabs without tree metadata");
 		return;
 	}
 	if (err) {
@@ -238,10 +206,7 @@ static int __init create_caches(void)
 	block_cache = kmem_cache_create("memleak_block",
 					sizeof(struct memleak_block), 0,
 					SLAB_NOLEAKTRACE, NULL);
-	tree_block_cache = kmem_cache_create("memleak_tree_block",
-					     sizeof(struct memleak_tree_block),
-					     0, SLAB_NOLEAKTRACE, NULL);
-	return block_cache && tree_block_cache ? 0 : -ENOMEM;
+	return block_cache ? 0 : -ENOMEM;
 }
 
 unsigned long memleak_cache_pages(const struct kmem_cache *c)
@@ -254,8 +219,7 @@ unsigned long memleak_metadata_bytes(void)
 	unsigned long flags, pages, bytes;
 
 	memleak_enter(&flags);
-	pages = memleak_cache_pages(block_cache) +
-		memleak_cache_pages(tree_block_cache) + memleak_traces_pages() +
+	pages = memleak_cache_pages(block_cache) + memleak_traces_pages() +
 		memleak_extra_pages() + memleak_index_pages() +
 		memleak_queue_pages();
 	bytes = pages * PAGE_SIZE;
@@ -269,7 +233,6 @@ unsigned long memleak_nr_free_pages(void)
 
 	memleak_enter(&flags);
 	n = nr_free_pages() + memleak_cache_pages(block_cache) +
-	    memleak_cache_pages(tree_block_cache) +
 	    memleak_traces_pages() + memleak_extra_pages() +
 	    memleak_index_pages() + memleak_queue_pages();
 	memleak_leave(flags);

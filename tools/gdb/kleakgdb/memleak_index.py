@@ -10,8 +10,8 @@ this, by reading memory only:
                byte per slot (rounded up to a word), then a block pointer
                per slot (NULL: no block)
   block_tree   the blocks outside slabs: a radix tree keyed by start
-               page, each entry a list of blocks linked by the page_next
-               of their struct memleak_tree_block (mm/kmemleak/index.h)
+               page, each entry a list of the tree's own links (struct
+               tree_link of mm/kmemleak/index_tree.c: next, block)
 """
 from .util import (KleakError, read_bytes, read_word, struct_at,
                    struct_type, symbol_value, ulong, word_size, byte_order)
@@ -61,6 +61,7 @@ def tree_blocks():
     order (radix tree nodes of include/kernel/radix-tree.h)."""
     root = symbol_value("block_tree")
     ntype = struct_type("radix_tree_node")
+    ltype = struct_type("tree_link")
     found = []
 
     def visit(node_addr, depth):
@@ -76,23 +77,17 @@ def tree_blocks():
                 visit(entry, depth + 1)
                 continue
             while entry:        # the blocks starting in this page
-                found.append(entry)
+                link = struct_at(entry, ltype)
+                found.append(ulong(link["block"]))
                 if len(found) > MAX_BLOCKS:
                     raise KleakError("more than %d blocks in the tree: "
                                      "a loop?" % MAX_BLOCKS)
-                entry = read_word(entry + page_next_offset())
+                entry = ulong(link["next"])
 
     top = ulong(root["rnode"])
     if top:
         visit(top, 0)
     return found
-
-
-def page_next_offset():
-    for f in struct_type("memleak_tree_block").fields():
-        if f.name == "page_next":
-            return f.bitpos // 8
-    raise KleakError("struct memleak_tree_block has no page_next")
 
 
 def block_addresses():
