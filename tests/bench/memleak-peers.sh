@@ -6,7 +6,8 @@
 # marker, LeakSanitizer's __lsan_do_recoverable_leak_check(), Valgrind
 # memcheck's leak check, and a plain read of the same memory. Each
 # repetition runs every contender once, in turn (interleaved); the rows
-# give medians. Every contender's leaked count is checked against the
+# give medians, and each ratio is the median of the repetitions' own
+# ratios (contenders that ran back to back). Every contender's leaked count is checked against the
 # generator's; a miss is a row of its own, and a miss of ours makes the
 # script exit 1 (a peer's is how that tool works, and only a row). Writes a log-log plot of scan
 # time per block to build/memleak-peers.png (gnuplot). Rows for
@@ -67,6 +68,21 @@ done
 
 per_block() { awk -v n="$2" '{ printf "%.1f", $1 / n }' "$1"; }
 
+# peer/ours: the median of each repetition's ratio (the two ran back to
+# back), steadier than a ratio of medians when the machine's speed drifts
+# between repetitions; Valgrind, run once, against ours of the same
+# repetition; when a run failed (files of different lengths), medians.
+ratio_of_runs() {
+	if [ "$(wc -l <"$1")" = "$(wc -l <"$2")" ]; then
+		paste -d' ' "$1" "$2" | awk '{ print $1 / $6 }' | median
+	elif [ "$(wc -l <"$1")" = 1 ]; then
+		paste -d' ' "$1" "$2" | awk 'NR == 1 { print $1 / $6 }'
+	else
+		awk -v a="$(awk '{ print $1 }' "$1" | median)" \
+			-v b="$(awk '{ print $1 }' "$2" | median)" 'BEGIN { print a / b }'
+	fi | awk '{ printf "%.2f", $1 }'
+}
+
 for n in $SIZES; do
 	label="$((n / 1000))k blocks"
 	[ "$n" -ge 1000000 ] && label="$((n / 1000000))M blocks"
@@ -87,7 +103,8 @@ for n in $SIZES; do
 		peer=$(cat "$out/$c.$n.med")
 		row "$label: $c leak check / ours" "$ours_pb" \
 			"$(echo "$peer" | per_block /dev/stdin "$n")" \
-			"$(awk -v a="$peer" -v b="$ours" 'BEGIN { printf "%.2f", a / b }')" "ns per block (ratio: peer/ours)"
+			"$(ratio_of_runs "$out/$c.$n" "$out/ours.$n")" \
+			"ns per block, medians (ratio: peer/ours, median of the repetitions' ratios)"
 	done
 	if [ -s "$out/plain.$n.med" ]; then
 		words=$(awk 'NR == 1 { print $4 }' "$out/ours.$n")
