@@ -24,7 +24,7 @@ static struct kmem_cache *node_cache, *link_cache;
 
 /* One block in the list of those starting in a page. */
 struct tree_link {
-	struct tree_link *next;		/* the page's next block by address */
+	struct tree_link *next;	/* the page's next block, by address */
 	struct memleak_block *block;
 };
 #define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
@@ -61,7 +61,8 @@ int memleak_tree_init(void)
 
 unsigned long memleak_tree_pages(void)
 {
-	return memleak_cache_pages(node_cache) + memleak_cache_pages(link_cache);
+	return memleak_cache_pages(node_cache) +
+	       memleak_cache_pages(link_cache);
 }
 
 /* Gives back the spare nodes, and keeps a path's worth again. */
@@ -160,7 +161,8 @@ int memleak_tree_insert(struct memleak_block *b)
 		else
 			err = radix_tree_insert(&block_tree, key, new);
 	} else {
-		for (link = &head->next; *link && (*link)->block->start < b->start;)
+		link = &head->next;
+		while (*link && (*link)->block->start < b->start)
 			link = &(*link)->next;
 		new->next = *link;
 		*link = new;

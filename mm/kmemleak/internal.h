@@ -104,7 +104,8 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 32 bytes on our 32-bit targets, half a cache line (see docs/memleak.md).
+ * One tracked block: 32 bytes on our 32-bit targets, half a cache line
+ * (see docs/memleak.md).
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.

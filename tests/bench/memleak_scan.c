@@ -148,7 +148,7 @@ int main(void)
 	build_graph();
 	/* Side by side, the best of each: the least disturbed runs. */
 	for (int r = 0; r < REPEATS; r++) {
-		/* The blocks alone: the root of small numbers is timed apart. */
+		/* The blocks alone: the root of small numbers is apart. */
 		double scan = scan_ns() - plain_scan_ns, sweep = sweep_ns();
 
 		if (scan < best_scan)

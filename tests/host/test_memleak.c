@@ -741,8 +741,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_pause_rescues_among_many_whites, memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_padding, memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_extra_records, memleak_test_setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_extra_records,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_format, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_dump_stats_usage, memleak_test_setup,

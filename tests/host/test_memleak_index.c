@@ -476,7 +476,8 @@ static void test_walk(void **state)
 	track_now(outside, 64);
 	w.want[6] = find(big, 0);
 	w.want[7] = find(outside, 0);
-	assert_false(slab_geometry_of(outside, &g));	/* one in the tree */
+	/* One block in the tree. */
+	assert_false(slab_geometry_of(outside, &g));
 	for (bool more = true; more; calls++) {
 		w.in_call = 0;
 		more = memleak_index_walk(&pos, 1, note_walked, &w);
