@@ -19,14 +19,17 @@
 #include <kernel/slab.h>
 #include "index.h"
 
-/* The tree's nodes: a cache of ours too, with spares for a whole path. */
-static struct kmem_cache *node_cache, *link_cache;
-
 /* One block in the list of those starting in a page. */
 struct tree_link {
 	struct tree_link *next;	/* the page's next block, by address */
 	struct memleak_block *block;
 };
+
+/*
+ * The tree's nodes and links: caches of ours too, with spare nodes for
+ * a whole path.
+ */
+static struct kmem_cache *node_cache, *link_cache;
 #define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
 
 /* Blocks outside slabs, keyed by the page number of their start. */
