@@ -7,7 +7,7 @@
  * gone with the last block, the scan's marks (set, skipped, gone when a
  * scan clears them or a new block takes the slot), which blocks are
  * simple enough to be found gray without reading them, and the walk
- * over every block. Also checks the index against a brute-force model
+ * over every block, also while blocks come and go between its windows. Also checks the index against a brute-force model
  * under random insertions and removals.
  */
 #include <kernel/kernel.h>
@@ -497,6 +497,95 @@ static void test_walk(void **state)
 	free(outside);
 }
 
+/*
+ * A walk between whose windows blocks come and go, as reports' walks
+ * see other CPUs allocate and free: blocks alive throughout are visited
+ * once each, a freed block never after its free, whether it was ahead in
+ * the slab being walked or its whole slab went while the walk was in
+ * it. (The blocks' memory stays allocated to the end: no address is
+ * reused, so a start names one block.)
+ */
+#define CHURN_BLOCKS 300
+
+struct churn {
+	char *p[CHURN_BLOCKS];
+	bool freed[CHURN_BLOCKS], born_late[CHURN_BLOCKS];
+	unsigned int visits[CHURN_BLOCKS];
+	unsigned long first;	/* the first block visited */
+};
+
+static void note_churn(struct memleak_block *b, void *ctx)
+{
+	struct churn *c = ctx;
+
+	if (!c->first)
+		c->first = b->start;
+	for (unsigned int i = 0; i < CHURN_BLOCKS; i++)
+		if (c->p[i] && b->start == (unsigned long)c->p[i]) {
+			assert_false(c->freed[i]);
+			c->visits[i]++;
+		}
+}
+
+static void churn_free(struct churn *c, unsigned int i)
+{
+	if (!c->p[i] || c->freed[i])
+		return;
+	forget(c->p[i]);
+	memleak_flush_pending();
+	c->freed[i] = true;
+}
+
+/* Takes every block of the slab holding addr out of the index. */
+static void churn_free_slab(struct churn *c, unsigned long addr)
+{
+	struct slab_geometry g, h;
+
+	assert_true(slab_geometry_of((void *)addr, &g));
+	for (unsigned int i = 0; i < CHURN_BLOCKS; i++)
+		if (c->p[i] && slab_geometry_of(c->p[i], &h) && h.base == g.base)
+			churn_free(c, i);
+}
+
+static void test_walk_with_churn(void **state)
+{
+	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
+	struct churn *c = calloc(1, sizeof(*c));
+	unsigned int calls = 0, next_new = CHURN_BLOCKS / 2;
+
+	(void)state;
+	assert_non_null(c);
+	for (unsigned int i = 0; i < CHURN_BLOCKS / 2; i++) {
+		c->p[i] = kmalloc(64, GFP_KERNEL);
+		track_now(c->p[i], 16);
+	}
+	/* Three blocks into the first slab, the whole slab goes. */
+	assert_true(memleak_index_walk(&pos, 3, note_churn, c));
+	assert_int_not_equal(pos.slot, 0);
+	churn_free_slab(c, c->first);
+	for (bool more = true; more; calls++) {
+		more = memleak_index_walk(&pos, 5, note_churn, c);
+		/* A block goes, now and then one comes, between windows. */
+		churn_free(c, (calls * 9) % (CHURN_BLOCKS / 2));
+		if (next_new < CHURN_BLOCKS && calls % 2) {
+			c->p[next_new] = kmalloc(64, GFP_KERNEL);
+			track_now(c->p[next_new], 16);
+			c->born_late[next_new++] = true;
+		}
+	}
+	for (unsigned int i = 0; i < CHURN_BLOCKS; i++) {
+		if (!c->p[i])
+			continue;
+		if (!c->freed[i] && !c->born_late[i])
+			assert_int_equal(c->visits[i], 1);
+		assert_true(c->visits[i] <= 1);
+		if (!c->freed[i])
+			forget(c->p[i]);
+		kfree(c->p[i]);
+	}
+	free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -510,6 +599,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
 		cmocka_unit_test_teardown(test_marked, teardown),
 		cmocka_unit_test_teardown(test_walk, teardown),
+		cmocka_unit_test_teardown(test_walk_with_churn, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
