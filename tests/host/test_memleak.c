@@ -542,6 +542,49 @@ static void test_report_format(void **state)
 	untrack(kept);
 }
 
+/* The position of block p's report in the log, or NULL. */
+static const char *report_of(const void *p)
+{
+	char line[64];
+
+	return strstr(host_log(), report_line(line, sizeof(line),
+					      "unreferenced object 0x%08lx",
+					      (unsigned long)p));
+}
+
+/*
+ * Suspects are printed oldest first: by allocation tick, then by
+ * address; not in the order they were allocated, nor by address alone.
+ */
+static void test_report_order(void **state)
+{
+	const unsigned long tick = jiffies;
+	void *late, *a, *b;
+
+	(void)state;
+	jiffies = tick + 10;
+	late = track(48, 1);
+	jiffies = tick;
+	a = track(48, 1);
+	b = track(48, 1);
+	if (a > b) {
+		void *t = a;
+
+		a = b;
+		b = t;
+	}
+	jiffies = tick + 10 + 2 * HZ;
+	assert_int_equal(shell_run_line("memleak"), 0);
+	assert_non_null(report_of(a));
+	assert_non_null(report_of(b));
+	assert_non_null(report_of(late));
+	assert_true(report_of(a) < report_of(b));
+	assert_true(report_of(b) < report_of(late));
+	untrack(late);
+	untrack(a);
+	untrack(b);
+}
+
 static void test_dump_stats_usage(void **state)
 {
 	void *p = track(56, 1);
@@ -744,6 +787,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_extra_records,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_format, memleak_test_setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_report_order, memleak_test_setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_dump_stats_usage, memleak_test_setup,
 						teardown),
