@@ -525,6 +525,11 @@ int memleak_scan(void);
  */
 bool memleak_scan_words(unsigned long start, unsigned long end,
 			struct memleak_block *owner, unsigned long *flags);
+/*
+ * Calls visit(b, ctx) for every tracked block, memleak_lock held, in the
+ * index's order (no lock held by the caller): a block freed or made
+ * while the walk runs may be visited or not, any other exactly once.
+ */
 void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 			 void *ctx);
 /*
