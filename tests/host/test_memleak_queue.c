@@ -3,7 +3,8 @@
  * first in, first out across chunk boundaries, peeks stay in the first
  * chunk, an emptied queue keeps nothing, a sort puts every entry in
  * order, and a block freed while the collector is pinned keeps its
- * metadata until the last unpin.
+ * metadata until the last unpin, or, out of memory for that, the
+ * collector turns itself off.
  */
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
@@ -138,6 +139,80 @@ static void test_pinned_free_is_deferred(void **state)
 	kfree(p);
 }
 
+/* Every page the allocator has left, from the largest blocks down. */
+struct hoard {
+	struct page *page[4096];
+	unsigned int order[4096], nr;
+};
+
+static void take_all_pages(struct hoard *h)
+{
+	for (int order = MAX_ORDER - 1; order >= 0; order--) {
+		struct page *page;
+
+		while (h->nr < ARRAY_SIZE(h->page) &&
+		       (page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order))) {
+			h->page[h->nr] = page;
+			h->order[h->nr++] = order;
+		}
+	}
+}
+
+static void give_back_pages(struct hoard *h)
+{
+	while (h->nr--)
+		__free_pages(h->page[h->nr], h->order[h->nr]);
+}
+
+/*
+ * Out of memory for the blocks freed while the collector is pinned: it
+ * disables itself with a message and keeps the block's metadata (a
+ * queue may point to it); nothing crashes. Last of all: the collector
+ * stays off.
+ */
+#define PINNED_FREES (MEMLEAK_QUEUE_CHUNK + 8)
+
+static void test_deferred_out_of_memory(void **state)
+{
+	struct memleak_queue full = { NULL, NULL, 0 };
+	struct hoard *h = calloc(1, sizeof(*h));
+	void **p = calloc(PINNED_FREES, sizeof(*p));
+	unsigned long flags;
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(p);
+	for (unsigned int i = 0; i < PINNED_FREES; i++) {
+		p[i] = kmalloc(16, GFP_KERNEL);
+		assert_non_null(p[i]);
+		memleak_alloc(p[i], 16, 1);
+	}
+	memleak_flush_pending();
+	take_all_pages(h);
+	/* And every chunk the queues' cache still has. */
+	memleak_enter(&flags);
+	while (memleak_queue_push(&full, fake(1)))
+		;
+	memleak_pin();
+	memleak_leave(flags);
+	assert_true(memleak.enabled);
+	for (unsigned int i = 0; i < PINNED_FREES; i++)
+		memleak_free(p[i]);
+	memleak_flush_pending();
+	assert_false(memleak.enabled);
+	assert_non_null(strstr(host_log(), "memleak: disabled: out of memory "
+					   "for blocks freed during a scan"));
+	memleak_enter(&flags);
+	memleak_unpin();
+	memleak_queue_empty(&full);
+	memleak_leave(flags);
+	give_back_pages(h);
+	for (unsigned int i = 0; i < PINNED_FREES; i++)
+		kfree(p[i]);
+	free(p);
+	free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -145,6 +220,8 @@ int main(void)
 		cmocka_unit_test(test_empty_frees_chunks),
 		cmocka_unit_test(test_sort_across_chunks),
 		cmocka_unit_test(test_pinned_free_is_deferred),
+		/* Last: the collector is off after it. */
+		cmocka_unit_test(test_deferred_out_of_memory),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
