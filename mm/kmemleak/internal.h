@@ -27,7 +27,6 @@
 #define MM_KMEMLEAK_INTERNAL_H
 
 #include <kernel/kernel.h>
-#include <kernel/list.h>
 #include <kernel/mm.h>
 #include <kernel/memleak.h>
 #include <kernel/memleak_type.h>
