@@ -168,7 +168,7 @@ static int cmd_stats(int argc, char **argv)
 	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
 	printk("blocks tracked: %lu (%lu backtraces, %lu alias offsets)\n",
 	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);
-	printk("index:          %lu bytes of slot arrays, %lu of page tables "
+	printk("index:          %lu bytes of slab records, %lu of page tables "
 	       "and bits\n", memleak.index_bytes,
 	       memleak_index_table_pages() * PAGE_SIZE);
 	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",

@@ -6,9 +6,11 @@
  * its record sits in a small hash table by block address; every other
  * block answers "no areas, no padding" from its flags alone.
  *
- * A record lives as long as its block's metadata: memleak_free_extra()
- * is called where the block's metadata is freed (after the last unpin
- * for a block freed during a scan), so a pinned block keeps its areas.
+ * A record goes with its block: memleak_free_extra() takes it from the
+ * block when the block is freed, but while the collector is pinned it
+ * keeps the memory until the last unpin, as index.c keeps the blocks':
+ * a scan reading a block's areas across windows must not find them
+ * freed, whatever took the block's record meanwhile.
  *
  * Locking: memleak_lock, for every function here.
  */
@@ -27,6 +29,8 @@ struct memleak_extra {
 #define EXTRA_HASH_BITS 6
 static struct memleak_extra *extra_table[1 << EXTRA_HASH_BITS];
 static struct kmem_cache *extra_cache, *area_cache;
+/* Taken from their blocks while pinned: freed at the unpin. */
+static struct memleak_extra *retired_extras;
 
 int memleak_extra_init(void)
 {
@@ -119,19 +123,41 @@ int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
 	return 0;
 }
 
-void memleak_free_extra(struct memleak_block *b)
+static void destroy_extra(struct memleak_extra *x)
 {
-	struct memleak_extra **link = bucket_of(b), *x;
 	struct memleak_scan_area *area;
 
-	while (*link && (*link)->block != b)
-		link = &(*link)->next;
-	x = *link;
-	*link = x->next;
 	while ((area = x->areas)) {
 		x->areas = area->next;
 		kmem_cache_free(area_cache, area);
 	}
 	kmem_cache_free(extra_cache, x);
+}
+
+void memleak_free_extra(struct memleak_block *b)
+{
+	struct memleak_extra **link = bucket_of(b), *x;
+
+	while (*link && (*link)->block != b)
+		link = &(*link)->next;
+	x = *link;
+	*link = x->next;
 	b->flags &= ~MEMLEAK_EXTRA;
+	if (!memleak.pins) {
+		destroy_extra(x);
+		return;
+	}
+	x->block = NULL;
+	x->next = retired_extras;
+	retired_extras = x;
+}
+
+void memleak_extra_unpin(void)
+{
+	struct memleak_extra *x;
+
+	while ((x = retired_extras)) {
+		retired_extras = x->next;
+		destroy_extra(x);
+	}
 }

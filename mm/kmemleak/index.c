@@ -8,18 +8,21 @@
  *                     |                   |
  *                     |                   +--> mark and simple bits
  *                     |                        (a dense bit pool)
- *                     +--> the slab's slot array --> type, block
+ *                     +--> the slab's records --> records[slot]
  *
  * The scan's question, "is this word the first reference to an unmarked
  * block?", is answered from three small tables: an 8-byte entry per
  * page of RAM, the shapes of the slab caches (a few dozen), and two
  * bits per slot of a slab holding tracked objects (mark, simple). Only a
  * word that is none of that (inside a block, a block needing several
- * references) reads the slab's slot array and the block.
+ * references) reads the slab's record of that slot.
  *
- * Each slab with tracked objects has a slot array (the block in each
- * slot, and its type) and a run of words in the bit pool, made
- * when its first object is tracked and given back with its last one.
+ * Each slab with tracked objects has an array of records, one struct
+ * memleak_block per slot in slot order (a free slot's record is zero:
+ * no MEMLEAK_ALLOCATED), and a run of words in the bit pool, made when
+ * its first object is tracked and given back with its last one. So a
+ * slab object's metadata is no allocation of its own: tracking it
+ * writes its slot's record, and its block is found by arithmetic.
  *
  * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
  * thread stacks, modules...) are few and large: index_tree.c keeps them
@@ -27,8 +30,16 @@
  * SHAPE_TREE, so that a word pointing into any other page of RAM is
  * dismissed by its page entry alone.
  *
- * Locking: memleak_lock, for every function here. A slot array exists
- * only while its slab holds a tracked (so allocated) object, so the slab
+ * A record is reused by the next object tracked in its slot, so a
+ * pointer to a block held across a window (the scan's queues, a
+ * report's) may come to point to a newer block in the same slot: its
+ * holders check MEMLEAK_ALLOCATED (and, in a scan, MEMLEAK_NEW) again
+ * after each window. The arrays themselves, and the tree's blocks, are
+ * given back only when the collector is not pinned (memleak_pin()):
+ * until then a pointer to a block freed meanwhile stays readable.
+ *
+ * Locking: memleak_lock, for every function here. A slab's records
+ * exist only while it holds a tracked (so allocated) object, so the slab
  * cannot be given back while the scan reads it.
  */
 #include <kernel/memleak.h>
@@ -60,32 +71,16 @@ struct slab_shape {
 static struct slab_shape shapes[MAX_SHAPES] __memleak_noscan;
 static unsigned int nr_shapes = 1;
 
-struct slab_slots;
-
 /*
  * One entry per page frame of RAM, pfn min_pfn first; beside them, for
- * the pages of a slab with tracked objects, its slot array (off the
- * scan's fast path).
+ * the pages of a slab with tracked objects, its records (off the scan's
+ * fast path).
  */
 struct page_entry *memleak_page_entries;
-static struct slab_slots **page_slots;
-/* A bit per page: the first page of a slab with a slot array (walks). */
+static struct memleak_block **page_records;
+/* A bit per page: the first page of a slab with records (walks). */
 static unsigned long *slab_starts;
-static unsigned int page_entries_order, page_slots_order, slab_starts_order;
-
-/*
- * One slab's tracked objects, off the scan's fast path: the block in
- * each slot (or NULL), after a byte per slot for its type id (types.c),
- * so that the scan's pointer checks learn what a typed pointer points to
- * without reading the block (memleak_index_peek()).
- */
-struct slab_slots {
-	unsigned long base;		/* the slab's first slot */
-	u32 shape;
-	u32 first_pair;			/* its run in the bit pool */
-	unsigned int nr_used;		/* slots holding a block */
-	u8 types[] __aligned(sizeof(void *));	/* then the slots: slots_at() */
-};
+static unsigned int page_entries_order, page_records_order, slab_starts_order;
 
 /*
  * The bit pool: a slab's run of word pairs holds two bits per slot, the
@@ -115,52 +110,36 @@ static unsigned long pool_pairs;	/* capacity, in pairs */
 static unsigned long pool_end;		/* pairs handed out so far */
 static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
 
-static unsigned int order_of_words(unsigned int words)
+/* The least order with 2^order >= n. */
+static unsigned int order_of(unsigned long n)
 {
 	unsigned int order = 0;
 
-	while ((1u << order) < words)
+	while ((1ul << order) < n)
 		order++;
 	return order;
 }
 
 /*
- * Slot arrays come from the collector's own caches, one per power of two
- * of slots (1 .. 2^MAX_SLOTS_SHIFT; a slab of 8-byte objects in a 4 KiB
- * page has 512), so that the page counts of memleak_nr_free_pages() see
- * them. Larger arrays, which no cache of ours needs, come from kmalloc.
+ * Record arrays come from the collector's own caches, one per power of
+ * two of bytes up to a page, and from whole pages above that (a slab of
+ * 8-byte objects has 512 slots), so that the page counts of
+ * memleak_nr_free_pages() see them all.
  */
-#define MAX_SLOTS_SHIFT 10
-static struct kmem_cache *slots_cache[MAX_SLOTS_SHIFT + 1];
+#define RECORDS_MIN_SHIFT 5
+static struct kmem_cache *records_cache[PAGE_SHIFT + 1];
+static unsigned long records_pages;	/* of the arrays above a page */
 
-static unsigned int slots_shift(unsigned int nr_slots)
-{
-	return order_of_words(nr_slots);
-}
+/*
+ * Arrays given back while the collector was pinned, freed at the unpin:
+ * linked through their first record (free, like all of theirs), its
+ * start the next array, its size the array's bytes.
+ */
+static struct memleak_block *retired_records;
 
-/* Bytes of the type ids before the slots. */
-static size_t types_bytes(unsigned int nr_slots)
+static size_t records_bytes(unsigned int nr_slots)
 {
-	return ALIGN(nr_slots, sizeof(void *));
-}
-
-/* The header, the type ids and the slots (see slots_at()). */
-static size_t slots_bytes(unsigned int nr_slots)
-{
-	return sizeof(struct slab_slots) + types_bytes(nr_slots) +
-	       nr_slots * sizeof(struct memleak_block *);
-}
-
-/* The slots of the array s of a slab of shape sh; s need not be read. */
-static struct memleak_block **slots_at(struct slab_slots *s,
-				       const struct slab_shape *sh)
-{
-	return (struct memleak_block **)(s->types + types_bytes(sh->nr_slots));
-}
-
-static struct memleak_block **slots_of(struct slab_slots *s)
-{
-	return slots_at(s, &shapes[s->shape]);
+	return (size_t)nr_slots * sizeof(struct memleak_block);
 }
 
 /* Whole pages, untracked: the collector's own (memleak_lock held). */
@@ -182,31 +161,56 @@ static unsigned int pool_order(unsigned long pairs)
 	return get_order(pairs * sizeof(struct bit_pair));
 }
 
+static struct memleak_block *alloc_records(size_t bytes)
+{
+	unsigned int shift = max(order_of(bytes), (unsigned int)RECORDS_MIN_SHIFT);
+	struct memleak_block *r;
+
+	if (shift <= PAGE_SHIFT)
+		return kmem_cache_alloc(records_cache[shift], GFP_ATOMIC);
+	r = alloc_table(get_order(bytes));
+	if (r)
+		records_pages += 1ul << get_order(bytes);
+	return r;
+}
+
+static void free_records(struct memleak_block *r, size_t bytes)
+{
+	unsigned int shift = max(order_of(bytes), (unsigned int)RECORDS_MIN_SHIFT);
+
+	if (shift <= PAGE_SHIFT) {
+		kmem_cache_free(records_cache[shift], r);
+		return;
+	}
+	free_table(r, get_order(bytes));
+	records_pages -= 1ul << get_order(bytes);
+}
+
 int memleak_index_init(void)
 {
 	unsigned long nr_pages = max_pfn - min_pfn;
 
-	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++) {
+	for (unsigned int i = RECORDS_MIN_SHIFT; i <= PAGE_SHIFT; i++) {
 		char name[SLAB_NAME_LEN];
 
-		snprintf(name, sizeof(name), "memleak_slots_%u", 1u << i);
-		slots_cache[i] = kmem_cache_create(name, slots_bytes(1u << i), 0,
-						   SLAB_NOLEAKTRACE, NULL);
-		if (!slots_cache[i])
+		snprintf(name, sizeof(name), "memleak_records_%u", 1u << i);
+		records_cache[i] = kmem_cache_create(name, 1u << i, 0,
+						     SLAB_NOLEAKTRACE, NULL);
+		if (!records_cache[i])
 			return -ENOMEM;
 	}
 	if (memleak_tree_init())
 		return -ENOMEM;
 	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
-	page_slots_order = get_order(nr_pages * sizeof(struct slab_slots *));
+	page_records_order = get_order(nr_pages * sizeof(struct memleak_block *));
 	slab_starts_order = get_order(BITS_TO_LONGS(nr_pages) * sizeof(long));
 	memleak_page_entries = alloc_table(page_entries_order);
-	page_slots = alloc_table(page_slots_order);
+	page_records = alloc_table(page_records_order);
 	slab_starts = alloc_table(slab_starts_order);
-	if (!memleak_page_entries || !page_slots || !slab_starts)
+	if (!memleak_page_entries || !page_records || !slab_starts)
 		return -ENOMEM;
 	memset(memleak_page_entries, 0, nr_pages * sizeof(struct page_entry));
-	memset(page_slots, 0, nr_pages * sizeof(struct slab_slots *));
+	memset(page_records, 0, nr_pages * sizeof(struct memleak_block *));
 	memset(slab_starts, 0, BITS_TO_LONGS(nr_pages) * sizeof(long));
 	return 0;
 }
@@ -217,8 +221,8 @@ unsigned long memleak_index_table_pages(void)
 
 	if (memleak_page_entries)
 		pages += 1ul << page_entries_order;
-	if (page_slots)
-		pages += 1ul << page_slots_order;
+	if (page_records)
+		pages += 1ul << page_records_order;
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
 	if (pool_pairs)
@@ -228,10 +232,11 @@ unsigned long memleak_index_table_pages(void)
 
 unsigned long memleak_index_pages(void)
 {
-	unsigned long pages = memleak_tree_pages() + memleak_index_table_pages();
+	unsigned long pages = memleak_tree_pages() + memleak_index_table_pages() +
+			      records_pages;
 
-	for (unsigned int i = 0; i <= MAX_SLOTS_SHIFT; i++)
-		pages += memleak_cache_pages(slots_cache[i]);
+	for (unsigned int i = RECORDS_MIN_SHIFT; i <= PAGE_SHIFT; i++)
+		pages += memleak_cache_pages(records_cache[i]);
 	return pages;
 }
 
@@ -240,10 +245,10 @@ void memleak_index_shrink(void)
 	memleak_tree_shrink();
 }
 
-/* The slot array of a slab page's entry e. */
-static struct slab_slots *slots_of_entry(const struct page_entry *e)
+/* The records of the slab holding the page of entry e. */
+static struct memleak_block *records_of(const struct page_entry *e)
 {
-	return page_slots[e - memleak_page_entries];
+	return page_records[e - memleak_page_entries];
 }
 
 /* ------------------------------------------------------------------ */
@@ -273,7 +278,7 @@ static bool grow_pool(unsigned long pairs)
 /* A run of pairs, cleared; false when out of memory. */
 static bool alloc_run(unsigned int pairs, u32 *first)
 {
-	unsigned int order = order_of_words(pairs);
+	unsigned int order = order_of(pairs);
 
 	if (order >= RUN_ORDERS)
 		return false;
@@ -293,7 +298,7 @@ static bool alloc_run(unsigned int pairs, u32 *first)
 
 static void free_run(u32 first, unsigned int pairs)
 {
-	unsigned int order = order_of_words(pairs);
+	unsigned int order = order_of(pairs);
 
 	bit_pool[first].simple = free_runs[order];
 	free_runs[order] = first + 1;
@@ -369,6 +374,17 @@ static unsigned long bit_mask(unsigned int i)
 	return 1ul << (i % BITS_PER_LONG);
 }
 
+/* Slot i's mark and simple words in the pool (bit_mask(i) in each). */
+static struct bit_pair *bits_of(const struct page_entry *e, unsigned int i)
+{
+	return &bit_pool[pair_index(e->first_pair, i)];
+}
+
+static bool record_used(const struct memleak_block *r)
+{
+	return r->flags & MEMLEAK_ALLOCATED;
+}
+
 static bool block_is_simple(const struct memleak_block *b,
 			    const struct slab_shape *sh, unsigned long base,
 			    unsigned int i)
@@ -377,143 +393,147 @@ static bool block_is_simple(const struct memleak_block *b,
 	       !block_is_black(b);
 }
 
-/* Slot i's mark and simple words in the pool (bit_mask(i) in each). */
-static struct bit_pair *bits_of(const struct slab_slots *s, unsigned int i)
+/*
+ * The page entry of the slab holding addr, with its shape and addr's
+ * slot; NULL outside slabs with tracked objects or in a slab's tail.
+ */
+static inline struct page_entry *slab_slot(unsigned long addr,
+					   const struct slab_shape **sh,
+					   unsigned int *i)
 {
-	return &bit_pool[pair_index(s->first_pair, i)];
+	struct page_entry *e = entry_of(addr);
+
+	if (!e || !is_slab_shape(e->shape))
+		return NULL;
+	*sh = &shapes[e->shape];
+	*i = slot_number(*sh, addr - (addr & (*sh)->mask));
+	return *i < (*sh)->nr_slots ? e : NULL;
 }
 
-static void set_simple(const struct slab_slots *s, unsigned int i, bool on)
+/* The block in the slot holding addr, if it holds addr. */
+static struct memleak_block *find_in_slab(unsigned long addr)
 {
-	if (on)
-		bits_of(s, i)->simple |= bit_mask(i);
-	else
-		bits_of(s, i)->simple &= ~bit_mask(i);
-}
-
-/* The block in the slot holding addr, or NULL (an empty slot, the tail). */
-static struct memleak_block *slot_block(struct slab_slots *s,
-					unsigned long addr, unsigned int *i)
-{
-	const struct slab_shape *sh = &shapes[s->shape];
-
-	*i = slot_number(sh, addr - s->base);
-	return *i < sh->nr_slots ? slots_of(s)[*i] : NULL;
-}
-
-static struct memleak_block *find_in_slab(struct slab_slots *s,
-					  unsigned long addr)
-{
+	const struct slab_shape *sh;
 	unsigned int i;
-	struct memleak_block *b = slot_block(s, addr, &i);
+	struct page_entry *e = slab_slot(addr, &sh, &i);
+	struct memleak_block *b = e ? records_of(e) + i : NULL;
 
-	if (b && addr >= b->start && addr < block_end(b))
+	if (b && record_used(b) && addr >= b->start && addr < block_end(b))
 		return b;
 	return NULL;
 }
 
 static void set_pages(unsigned long start, unsigned int nr,
-		      struct slab_slots *s, u32 shape, u32 first_pair)
+		      struct memleak_block *records, u32 shape, u32 first_pair)
 {
 	struct page_entry *e = entry_of(start);
 
 	for (unsigned int i = 0; i < nr; i++) {
-		page_slots[e + i - memleak_page_entries] = s;
-		e[i].shape = shape;
+		page_records[e + i - memleak_page_entries] = records;
+		e[i].shape = (u16)shape;
 		e[i].first_pair = first_pair;
+		e[i].nr_used = 0;
 	}
 }
 
-static struct slab_slots *new_slots(const struct slab_geometry *g)
+/* Records for the slab of geometry g; its first page's entry, or NULL. */
+static struct page_entry *new_records(const struct slab_geometry *g)
 {
-	unsigned int shift = slots_shift(g->nr_slots);
-	size_t bytes = slots_bytes(g->nr_slots);
+	size_t bytes = records_bytes(g->nr_slots);
 	u32 shape = shape_of(g), first_pair;
-	struct slab_slots *s;
+	struct memleak_block *r;
 
 	if (!shape)
 		return NULL;
 	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_pair))
 		return NULL;
-	if (shift <= MAX_SLOTS_SHIFT)
-		s = kmem_cache_alloc(slots_cache[shift], GFP_ATOMIC);
-	else
-		s = kmalloc(bytes, GFP_ATOMIC);
-	if (!s) {
+	r = alloc_records(bytes);
+	if (!r) {
 		free_run(first_pair, BITS_TO_LONGS(g->nr_slots));
 		return NULL;
 	}
-	memset(s, 0, bytes);
-	s->base = g->base;
-	s->shape = shape;
-	s->first_pair = first_pair;
+	memset(r, 0, bytes);
 	memleak.index_bytes += bytes;
-	set_pages(s->base, g->nr_pages, s, shape, first_pair);
-	set_bit(entry_of(s->base) - memleak_page_entries, slab_starts);
-	return s;
+	set_pages(g->base, g->nr_pages, r, shape, first_pair);
+	set_bit(entry_of(g->base) - memleak_page_entries, slab_starts);
+	return entry_of(g->base);
 }
 
-static void free_slots(struct slab_slots *s)
+/*
+ * The slab's last tracked block went: its pages forget the records,
+ * which are freed now or, while the collector is pinned, at the unpin.
+ */
+static void drop_records(struct page_entry *first, unsigned long base)
 {
-	const struct slab_shape *sh = &shapes[s->shape];
-	unsigned int shift = slots_shift(sh->nr_slots);
+	const struct slab_shape *sh = &shapes[first->shape];
+	struct memleak_block *r = records_of(first);
+	size_t bytes = records_bytes(sh->nr_slots);
+	u32 first_pair = first->first_pair;
 
-	set_pages(s->base, sh->nr_pages, NULL, 0, 0);
-	clear_bit(entry_of(s->base) - memleak_page_entries, slab_starts);
-	free_run(s->first_pair, BITS_TO_LONGS(sh->nr_slots));
-	memleak.index_bytes -= slots_bytes(sh->nr_slots);
-	if (shift <= MAX_SLOTS_SHIFT)
-		kmem_cache_free(slots_cache[shift], s);
-	else
-		kfree(s);
+	set_pages(base, sh->nr_pages, NULL, 0, 0);
+	clear_bit(first - memleak_page_entries, slab_starts);
+	free_run(first_pair, BITS_TO_LONGS(sh->nr_slots));
+	memleak.index_bytes -= bytes;
+	if (!memleak.pins) {
+		free_records(r, bytes);
+		return;
+	}
+	r->start = (unsigned long)retired_records;
+	r->size = bytes;
+	retired_records = r;
 }
 
-/* Puts b in its slot of s (NULL: none could be made). */
-static int insert_in_slab(struct memleak_block *b, struct slab_slots *s)
+/* Writes b into its slot's record of the slab of page entry e. */
+static struct memleak_block *insert_in_slab(const struct memleak_block *b,
+					    struct page_entry *e, int *err)
 {
 	const struct slab_shape *sh;
-	struct memleak_block **slots;
+	struct memleak_block *r;
+	struct page_entry *first;
 	struct bit_pair *bits;
+	unsigned long base;
 	unsigned int i;
 
-	if (!s)
-		return -ENOMEM;
-	sh = &shapes[s->shape];
-	i = slot_number(sh, b->start - s->base);
+	*err = -ENOMEM;
+	if (!e)
+		return NULL;
+	sh = &shapes[e->shape];
+	base = b->start & sh->mask;
+	first = entry_of(base);
+	i = slot_number(sh, b->start - base);
+	*err = -ERANGE;
 	if (i >= sh->nr_slots ||
-	    block_end(b) > s->base + (unsigned long)(i + 1) * sh->size) {
-		if (!s->nr_used)
-			free_slots(s);
-		return -ERANGE;
+	    block_end(b) > base + (unsigned long)(i + 1) * sh->size) {
+		if (!first->nr_used)
+			drop_records(first, base);
+		return NULL;
 	}
-	slots = slots_at(s, sh);
-	if (slots[i])
-		return -EEXIST;
-	slots[i] = b;
-	s->types[i] = b->type;
-	bits = bits_of(s, i);
+	r = records_of(e) + i;
+	*err = -EEXIST;
+	if (record_used(r))
+		return NULL;
+	*r = *b;
+	bits = bits_of(e, i);
 	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
-	if (block_is_simple(b, sh, s->base, i))
+	if (block_is_simple(r, sh, base, i))
 		bits->simple |= bit_mask(i);
-	s->nr_used++;
-	return 0;
+	first->nr_used++;
+	*err = 0;
+	return r;
 }
 
-/* Takes the block starting at start out of its slot of s; NULL if none. */
-static struct memleak_block *remove_from_slab(struct slab_slots *s,
-					      unsigned long start)
+/* Frees the record of b, a block of the slab of page entry e. */
+static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
 {
-	unsigned int i;
-	struct memleak_block *b = slot_block(s, start, &i);
+	const struct slab_shape *sh = &shapes[e->shape];
+	unsigned long base = b->start & sh->mask;
+	struct page_entry *first = entry_of(base);
+	unsigned int i = (unsigned int)(b - records_of(e));
 
-	if (!b || b->start != start)
-		return NULL;
-	slots_of(s)[i] = NULL;
-	s->types[i] = 0;
-	bits_of(s, i)->simple &= ~bit_mask(i);
-	if (--s->nr_used == 0)
-		free_slots(s);
-	return b;
+	bits_of(e, i)->simple &= ~bit_mask(i);
+	memset(b, 0, sizeof(*b));
+	if (--first->nr_used == 0)
+		drop_records(first, base);
 }
 
 /* ------------------------------------------------------------------ */
@@ -525,37 +545,30 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 
 	if (!e || e->shape == SHAPE_TREE)
 		return memleak_tree_find(addr);
-	return e->shape ? find_in_slab(slots_of_entry(e), addr) : NULL;
+	return e->shape ? find_in_slab(addr) : NULL;
 }
 
 /*
- * A slab object's start and type come from the slot array alone: the
- * block is not read, as in the scan's lookup. addr past the end of a
- * block that is smaller than its object still gets the object's block
- * here: callers that act on an answer look the block up to be sure.
+ * A slab object's start and type come from its record alone, as in the
+ * scan's lookup. addr past the end of a block that is smaller than its
+ * object still gets the object's block here: callers that act on an
+ * answer look the block up to be sure.
  */
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 {
-	struct page_entry *e = entry_of(addr);
+	const struct slab_shape *sh;
 	struct memleak_block *b;
-	struct slab_slots *s;
 	unsigned int i;
+	struct page_entry *e = slab_slot(addr, &sh, &i);
 
-	if (!e || !is_slab_shape(e->shape)) {
-		b = !e || e->shape == SHAPE_TREE ? memleak_tree_find(addr) : NULL;
-		if (b) {
-			*start = b->start;
-			*type = b->type;
-		}
-		return b;
-	}
-	s = slots_of_entry(e);
-	b = slot_block(s, addr, &i);
-	if (!b)
+	if (e)
+		b = records_of(e) + i;
+	else
+		b = memleak_tree_find(addr);
+	if (!b || !record_used(b))
 		return false;
-	*type = s->types[i];
-	*start = bits_of(s, i)->simple & bit_mask(i) ?
-			 object_start(&shapes[s->shape], s->base, i) : b->start;
+	*start = b->start;
+	*type = b->type;
 	return addr >= *start;
 }
 
@@ -587,24 +600,7 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 		*first_ref = true;
 		return NULL;	/* not read: see the bit pool */
 	}
-	return find_in_slab(slots_of_entry(e), addr);
-}
-
-/*
- * The page entry of the slab holding addr, with its shape and addr's
- * slot; NULL outside slabs with tracked objects or in a slab's tail.
- */
-static inline struct page_entry *slab_slot(unsigned long addr,
-					   const struct slab_shape **sh,
-					   unsigned int *i)
-{
-	struct page_entry *e = entry_of(addr);
-
-	if (!e || !is_slab_shape(e->shape))
-		return NULL;
-	*sh = &shapes[e->shape];
-	*i = slot_number(*sh, addr - (addr & (*sh)->mask));
-	return *i < (*sh)->nr_slots ? e : NULL;
+	return find_in_slab(addr);
 }
 
 bool memleak_index_marked(unsigned long addr)
@@ -613,49 +609,51 @@ bool memleak_index_marked(unsigned long addr)
 	unsigned int i;
 	struct page_entry *e = slab_slot(addr, &sh, &i);
 
-	return e && (bit_pool[pair_index(e->first_pair, i)].mark & bit_mask(i));
+	return e && (bits_of(e, i)->mark & bit_mask(i));
 }
 
-struct memleak_block **memleak_index_slot(unsigned long addr)
+struct memleak_block *memleak_index_slot(unsigned long addr)
 {
 	const struct slab_shape *sh;
 	unsigned int i;
 	struct page_entry *e = slab_slot(addr, &sh, &i);
 
-	/* Computed from the page entry alone: the slot array is not read. */
-	return e ? slots_at(slots_of_entry(e), sh) + i : NULL;
+	/* Computed from the page tables alone: the record is not read. */
+	return e ? records_of(e) + i : NULL;
 }
 
-/* The slot array and slot of a slab block, or NULL. */
-static struct slab_slots *slots_of_block(const struct memleak_block *b,
-					 unsigned int *i)
+/* The page entry of a slab block and its slot, or NULL. */
+static struct page_entry *slot_of_block(const struct memleak_block *b,
+					unsigned int *i)
 {
-	struct page_entry *e = entry_of(b->start);
-	struct slab_slots *s;
+	const struct slab_shape *sh;
+	struct page_entry *e = slab_slot(b->start, &sh, i);
 
-	if (!e || !is_slab_shape(e->shape))
-		return NULL;
-	s = slots_of_entry(e);
-	return slot_block(s, b->start, i) == b ? s : NULL;
+	return e && records_of(e) + *i == b ? e : NULL;
 }
 
 void memleak_index_mark(const struct memleak_block *b)
 {
 	unsigned int i;
-	struct slab_slots *s = slots_of_block(b, &i);
+	struct page_entry *e = slot_of_block(b, &i);
 
-	if (s)
-		bits_of(s, i)->mark |= bit_mask(i);
+	if (e)
+		bits_of(e, i)->mark |= bit_mask(i);
 }
 
 void memleak_index_update(const struct memleak_block *b)
 {
 	unsigned int i;
-	struct slab_slots *s = slots_of_block(b, &i);
+	struct page_entry *e = slot_of_block(b, &i);
+	const struct slab_shape *sh;
 
-	if (s)
-		set_simple(s, i,
-			   block_is_simple(b, &shapes[s->shape], s->base, i));
+	if (!e)
+		return;
+	sh = &shapes[e->shape];
+	if (block_is_simple(b, sh, b->start & sh->mask, i))
+		bits_of(e, i)->simple |= bit_mask(i);
+	else
+		bits_of(e, i)->simple &= ~bit_mask(i);
 }
 
 bool memleak_index_page_used(unsigned long addr)
@@ -668,30 +666,26 @@ bool memleak_index_page_used(unsigned long addr)
 /* ------------------------------------------------------------------ */
 /* Walks                                                               */
 
-/* How far ahead a slab's walk fetches the blocks of its slots. */
-#define WALK_PREFETCH 8
 /*
- * The blocks of slot array s from slot *slot on, in address order, at
- * most max (at least 1); *slot is where to go on, 0 when the slab is
- * done.
+ * The blocks of records r (of a slab of nr_slots) from slot *slot on,
+ * in address order, at most max (at least 1); *slot is where to go on,
+ * 0 when the slab is done. The records lie in a row: the hardware
+ * fetches them ahead.
  */
-static unsigned int walk_slab(struct slab_slots *s, unsigned int *slot,
-			      unsigned int max,
+static unsigned int walk_slab(struct memleak_block *r, unsigned int nr_slots,
+			      unsigned int *slot, unsigned int max,
 			      void (*visit)(struct memleak_block *b, void *ctx),
 			      void *ctx)
 {
-	unsigned int nr_slots = shapes[s->shape].nr_slots, n = 0;
-	struct memleak_block **slots = slots_of(s);
+	unsigned int n = 0;
 
 	for (unsigned int i = *slot; i < nr_slots; i++) {
 		if (n == max) {
 			*slot = i;
 			return n;
 		}
-		if (i + WALK_PREFETCH < nr_slots && slots[i + WALK_PREFETCH])
-			__builtin_prefetch(slots[i + WALK_PREFETCH]);
-		if (slots[i]) {
-			visit(slots[i], ctx);
+		if (record_used(&r[i])) {
+			visit(&r[i], ctx);
 			n++;
 		}
 	}
@@ -716,6 +710,7 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	for (;;) {
 		unsigned long page = find_next_bit(slab_starts, nr_pages,
 						   pos->page);
+		const struct page_entry *e = &memleak_page_entries[page];
 
 		if (page != pos->page)
 			pos->slot = 0;	/* its slab went meanwhile */
@@ -724,7 +719,8 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			break;
 		if (n == max)
 			return true;
-		n += walk_slab(page_slots[page], &pos->slot, max - n, visit, ctx);
+		n += walk_slab(records_of(e), shapes[e->shape].nr_slots,
+			       &pos->slot, max - n, visit, ctx);
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;
@@ -736,32 +732,41 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	return !pos->tree_done;
 }
 
-int memleak_index_insert(struct memleak_block *b)
+struct memleak_block *memleak_index_insert(const struct memleak_block *b,
+					   int *err)
 {
 	struct page_entry *e = entry_of(b->start);
 	struct slab_geometry g;
 
-	/* A slab with tracked objects already: its slot array says all. */
+	/* A slab with tracked objects already: its records say all. */
 	if (e && is_slab_shape(e->shape))
-		return insert_in_slab(b, slots_of_entry(e));
+		return insert_in_slab(b, e, err);
 	/* Each path checks overlaps its own way: one block per slot, or the tree. */
 	if (!slab_geometry_of((void *)b->start, &g))
-		return memleak_tree_insert(b);
+		return memleak_tree_insert(b, err);
+	*err = -EEXIST;
 	if (e->shape == SHAPE_TREE)
-		return -EEXIST;
-	return insert_in_slab(b, new_slots(&g));
+		return NULL;
+	return insert_in_slab(b, new_records(&g), err);
 }
 
-struct memleak_block *memleak_index_remove(unsigned long start)
+void memleak_index_remove(struct memleak_block *b)
 {
-	struct page_entry *e = entry_of(start);
-	struct memleak_block *b;
+	struct page_entry *e = entry_of(b->start);
 
 	if (e && is_slab_shape(e->shape))
-		return remove_from_slab(slots_of_entry(e), start);
-	b = memleak_tree_find(start);
-	if (!b || b->start != start)
-		return NULL;
-	memleak_tree_remove(b);
-	return b;
+		remove_from_slab(b, e);
+	else
+		memleak_tree_remove(b);
+}
+
+void memleak_index_unpin(void)
+{
+	struct memleak_block *r;
+
+	while ((r = retired_records)) {
+		retired_records = (struct memleak_block *)r->start;
+		free_records(r, r->size);
+	}
+	memleak_tree_unpin();
 }

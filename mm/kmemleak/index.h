@@ -16,11 +16,12 @@
  */
 struct page_entry {
 	u32 first_pair;		/* a slab's: its run in the bit pool */
-	u32 shape;		/* 0: none; SHAPE_TREE; else the slab's */
+	u16 shape;		/* 0: none; SHAPE_TREE; else the slab's */
+	u16 nr_used;		/* a slab's first page: its records in use */
 };
 
 /* The shape of pages that blocks outside slabs cover (part of). */
-#define SHAPE_TREE 0xffffffffu
+#define SHAPE_TREE 0xffffu
 
 static inline bool is_slab_shape(u32 shape)
 {
@@ -45,17 +46,22 @@ static inline unsigned long block_end(const struct memleak_block *b)
 }
 
 /*
- * index_tree.c: blocks outside slabs. Insert fails with -EEXIST when
- * the block would overlap a tracked one (or cover a page of tracked
- * slab objects), -ENOMEM. A walk visits the blocks starting in the next
- * start page from *key on, and sets *done after the last.
+ * index_tree.c: blocks outside slabs, each in a node of the tree's own.
+ * Insert copies b into a new node, or fails (NULL) with -EEXIST when the
+ * block would overlap a tracked one (or cover a page of tracked slab
+ * objects), -ENOMEM. Remove frees the node, at the unpin when the
+ * collector is pinned (memleak_tree_unpin()). A walk visits the blocks
+ * starting in the next start page from *key on, and sets *done after the
+ * last.
  */
 int memleak_tree_init(void);
 unsigned long memleak_tree_pages(void);
 void memleak_tree_shrink(void);
 struct memleak_block *memleak_tree_find(unsigned long addr);
-int memleak_tree_insert(struct memleak_block *b);
+struct memleak_block *memleak_tree_insert(const struct memleak_block *b,
+					  int *err);
 void memleak_tree_remove(struct memleak_block *b);
+void memleak_tree_unpin(void);
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 				    void (*visit)(struct memleak_block *b,
 						  void *ctx),

@@ -4,12 +4,12 @@
  * boot allocator's tables, and anything a test tracks in its own
  * memory): few and large, they sit in a radix tree keyed by the page
  * number of their start, each entry the list of the blocks starting in
- * that page, in address order. The list's links are the tree's own
- * (struct tree_link), so that the many blocks in slabs carry none. The
- * pages of
- * RAM they cover get SHAPE_TREE in their page entries (index.h), so
- * that index.c sends a word there, and dismisses a word pointing into
- * any other page of RAM by its entry alone.
+ * that page, in address order. Each block lives in a node of that list
+ * (struct tree_block), so that the many blocks in slabs, whose records
+ * are their slab's (index.c), carry no link. The pages of RAM they
+ * cover get SHAPE_TREE in their page entries (index.h), so that index.c
+ * sends a word there, and dismisses a word pointing into any other page
+ * of RAM by its entry alone.
  *
  * Locking: memleak_lock, for every function here.
  */
@@ -17,19 +17,26 @@
 #include <kernel/errno.h>
 #include <kernel/radix-tree.h>
 #include <kernel/slab.h>
+#include <kernel/string.h>
 #include "index.h"
 
 /* One block in the list of those starting in a page. */
-struct tree_link {
-	struct tree_link *next;	/* the page's next block, by address */
-	struct memleak_block *block;
+struct tree_block {
+	struct tree_block *next;	/* the page's next block, by address */
+	struct memleak_block block;
 };
 
 /*
- * The tree's nodes and links: caches of ours too, with spare nodes for
+ * The tree's nodes and blocks: caches of ours too, with spare nodes for
  * a whole path.
  */
-static struct kmem_cache *node_cache, *link_cache;
+static struct kmem_cache *node_cache, *block_cache;
+
+/*
+ * Blocks taken out while the collector was pinned, freed at the unpin
+ * (a queue may still point to them), linked through their next.
+ */
+static struct tree_block *retired_blocks;
 #define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
 
 /* Blocks outside slabs, keyed by the page number of their start. */
@@ -52,10 +59,10 @@ int memleak_tree_init(void)
 	node_cache = kmem_cache_create("memleak_tree_node",
 				       RADIX_TREE_NODE_SIZE, 0,
 				       SLAB_NOLEAKTRACE, NULL);
-	link_cache = kmem_cache_create("memleak_tree_link",
-				       sizeof(struct tree_link), 0,
-				       SLAB_NOLEAKTRACE, NULL);
-	if (!node_cache || !link_cache)
+	block_cache = kmem_cache_create("memleak_tree_block",
+					sizeof(struct tree_block), 0,
+					SLAB_NOLEAKTRACE, NULL);
+	if (!node_cache || !block_cache)
 		return -ENOMEM;
 	radix_tree_init(&block_tree, alloc_tree_node, free_tree_node, NULL);
 	radix_tree_keep_spares(&block_tree, SPARE_TREE_NODES);
@@ -65,7 +72,7 @@ int memleak_tree_init(void)
 unsigned long memleak_tree_pages(void)
 {
 	return memleak_cache_pages(node_cache) +
-	       memleak_cache_pages(link_cache);
+	       memleak_cache_pages(block_cache);
 }
 
 /* Gives back the spare nodes, and keeps a path's worth again. */
@@ -82,11 +89,11 @@ static struct memleak_block *last_start_at_or_before(unsigned long addr)
 
 	for (;;) {
 		struct memleak_block *last = NULL;
-		struct tree_link *l;
+		struct tree_block *l;
 
 		l = radix_tree_lookup_le(&block_tree, key, &found);
-		for (; l && l->block->start <= addr; l = l->next)
-			last = l->block;
+		for (; l && l->block.start <= addr; l = l->next)
+			last = &l->block;
 		/* Every block of the page found starts past addr: look before. */
 		if (last || !l || found == 0)
 			return last;
@@ -141,67 +148,82 @@ static bool covers_slab_blocks(const struct memleak_block *b)
 	return false;
 }
 
-int memleak_tree_insert(struct memleak_block *b)
+struct memleak_block *memleak_tree_insert(const struct memleak_block *b,
+					  int *err)
 {
 	unsigned long key = b->start >> PAGE_SHIFT;
 	struct memleak_block *before = last_start_at_or_before(block_end(b) - 1);
-	struct tree_link **link, *head, *new;
-	int err = 0;
+	struct tree_block **link, *head, *new;
 
+	*err = -EEXIST;
 	if (before && block_end(before) > b->start)
-		return -EEXIST;
+		return NULL;
 	if (covers_slab_blocks(b))
-		return -EEXIST;
-	new = kmem_cache_alloc(link_cache, GFP_ATOMIC);
+		return NULL;
+	*err = -ENOMEM;
+	new = kmem_cache_alloc(block_cache, GFP_ATOMIC);
 	if (!new)
-		return -ENOMEM;
-	new->block = b;
+		return NULL;
+	new->block = *b;
 	head = radix_tree_lookup(&block_tree, key);
-	if (!head || head->block->start > b->start) {
+	if (!head || head->block.start > b->start) {
 		new->next = head;
+		*err = 0;
 		if (head)
 			radix_tree_replace(&block_tree, key, new);
 		else
-			err = radix_tree_insert(&block_tree, key, new);
+			*err = radix_tree_insert(&block_tree, key, new);
 	} else {
 		link = &head->next;
-		while (*link && (*link)->block->start < b->start)
+		while (*link && (*link)->block.start < b->start)
 			link = &(*link)->next;
 		new->next = *link;
 		*link = new;
+		*err = 0;
 	}
-	if (err) {
-		kmem_cache_free(link_cache, new);
-		return err;
+	if (*err) {
+		kmem_cache_free(block_cache, new);
+		return NULL;
 	}
 	mark_linear_pages(b);
-	return 0;
+	return &new->block;
 }
 
 void memleak_tree_remove(struct memleak_block *b)
 {
 	unsigned long key = b->start >> PAGE_SHIFT;
-	struct tree_link *head = radix_tree_lookup(&block_tree, key);
-	struct tree_link **link, *gone;
+	struct tree_block *gone = container_of(b, struct tree_block, block);
+	struct tree_block *head = radix_tree_lookup(&block_tree, key);
+	struct tree_block **link;
 
-	if (!head)
-		return;
-	if (head->block == b) {
-		gone = head;
+	if (head == gone) {
 		if (head->next)
 			radix_tree_replace(&block_tree, key, head->next);
 		else
 			radix_tree_delete(&block_tree, key);
 	} else {
-		for (link = &head->next; *link && (*link)->block != b;)
+		for (link = &head->next; *link != gone;)
 			link = &(*link)->next;
-		gone = *link;
-		if (gone)
-			*link = gone->next;
+		*link = gone->next;
 	}
-	if (gone)
-		kmem_cache_free(link_cache, gone);
 	unmark_linear_pages(b);
+	memset(b, 0, sizeof(*b));
+	if (!memleak.pins) {
+		kmem_cache_free(block_cache, gone);
+		return;
+	}
+	gone->next = retired_blocks;
+	retired_blocks = gone;
+}
+
+void memleak_tree_unpin(void)
+{
+	struct tree_block *t;
+
+	while ((t = retired_blocks)) {
+		retired_blocks = t->next;
+		kmem_cache_free(block_cache, t);
+	}
 }
 
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
@@ -210,7 +232,7 @@ unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 				    void *ctx)
 {
 	unsigned long found;
-	struct tree_link *l = radix_tree_lookup_ge(&block_tree, *key, &found);
+	struct tree_block *l = radix_tree_lookup_ge(&block_tree, *key, &found);
 	unsigned int n = 0;
 
 	if (!l) {
@@ -218,7 +240,7 @@ unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 		return 0;
 	}
 	for (; l; l = l->next, n++)
-		visit(l->block, ctx);
+		visit(&l->block, ctx);
 	*key = found + 1;
 	return n;
 }

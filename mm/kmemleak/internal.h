@@ -104,7 +104,10 @@ enum memleak_tier {
 
 /*
  * One tracked block: 32 bytes on our 32-bit targets, half a cache line
- * (see docs/memleak.md).
+ * (see docs/memleak.md). A slab object's block is its slot's record in
+ * its slab's array of records (index.c), reused by the next object
+ * tracked there; every other block lives in a node of the tree of
+ * blocks outside slabs (index_tree.c). A free record is zero.
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -150,8 +153,13 @@ memleak_extra_scan_areas(const struct memleak_block *b);
 int memleak_set_pad_offset(struct memleak_block *b, unsigned long offset);
 int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
 			  size_t length);
-/* Frees the record of b, which has MEMLEAK_EXTRA, and its areas. */
+/*
+ * Takes b's record, b having MEMLEAK_EXTRA, and its areas from b: freed
+ * now, or at the unpin while the collector is pinned (a scan may be
+ * reading the areas: memleak_extra_unpin()).
+ */
 void memleak_free_extra(struct memleak_block *b);
+void memleak_extra_unpin(void);
 
 /* memleak_padding(): where the object starts in b (0 for most). */
 static inline unsigned long block_pad_offset(const struct memleak_block *b)
@@ -221,13 +229,13 @@ struct memleak_state {
 	unsigned long nr_blocks;
 	unsigned long nr_traces;
 	unsigned long nr_aliases;	/* offsets in the alias sets */
-	unsigned long index_bytes;	/* index.c's slot arrays */
+	unsigned long index_bytes;	/* index.c's slab records */
 	/*
-	 * While pinned (scans, reports), freed blocks keep their metadata
-	 * in the deferred queue, so the pointers in other queues stay valid.
+	 * While pinned (scans, reports), the memory of freed blocks' records
+	 * (and of their scan areas) is kept until the last unpin, so the
+	 * pointers in queues stay readable (index.c).
 	 */
 	unsigned int pins;
-	struct memleak_queue deferred;
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
@@ -399,7 +407,7 @@ unsigned long memleak_metadata_bytes(void);
  * it starts in a slab object and runs past it, -ENOMEM.
  */
 int memleak_index_init(void);
-/* Pages of the slot arrays' caches, for memleak_nr_free_pages(). */
+/* Pages of the index (records, tables, tree), for memleak_nr_free_pages(). */
 unsigned long memleak_index_pages(void);
 /* Of those, the tables: page entries, slot-array pointers, bit pool. */
 unsigned long memleak_index_table_pages(void);
@@ -417,8 +425,10 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * marked (already found gray or black). When addr is the start of a
  * simple block (one reference turns it gray), the index marks it, sets
  * *first_ref and returns NULL without reading the block: the caller
- * queues the address, and memleak_index_slot() finds its slot later
- * (computed from the page entry, so that it can be prefetched). A block
+ * queues the address, and memleak_index_slot() finds the record of its
+ * slot later (computed from the page tables, so that it can be
+ * prefetched; free, or another block's, if the object was freed
+ * meanwhile). A block
  * the scan finds gray or black otherwise is marked with
  * memleak_index_mark() (slab blocks only; others are never marked, nor
  * simple). Marks last until the next scan clears them, a budget of
@@ -430,7 +440,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  */
 struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 						bool *first_ref);
-struct memleak_block **memleak_index_slot(unsigned long addr);
+struct memleak_block *memleak_index_slot(unsigned long addr);
 /*
  * Whether addr lies in a slab slot the last scan marked: its block (if
  * any) is not white, so no suspect; from the page entry and the mark
@@ -461,10 +471,20 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void *ctx);
 /* Whether the page holding addr has tracked blocks (for tests). */
 bool memleak_index_page_used(unsigned long addr);
-/* Fails with -EEXIST (overlap), -ERANGE (past its slab object), -ENOMEM. */
-int memleak_index_insert(struct memleak_block *b);
-/* Takes the block starting at start out of the index; NULL if none. */
-struct memleak_block *memleak_index_remove(unsigned long start);
+/*
+ * Tracks a copy of b: written into its slot's record or a node of the
+ * tree; NULL, with *err -EEXIST (overlap), -ERANGE (past its slab
+ * object) or -ENOMEM, when it cannot.
+ */
+struct memleak_block *memleak_index_insert(const struct memleak_block *b,
+					   int *err);
+/*
+ * Takes b out of the index and frees its record (zeroed: no longer
+ * MEMLEAK_ALLOCATED); what holds the record's memory is given back at
+ * the last unpin (memleak_index_unpin()) while the collector is pinned.
+ */
+void memleak_index_remove(struct memleak_block *b);
+void memleak_index_unpin(void);
 
 /* log.c */
 /*

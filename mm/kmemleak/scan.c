@@ -39,8 +39,11 @@
  * and the index walked in batches of WALK_BATCH blocks (scan_lock(),
  * which also times the window); in between other CPUs may allocate and
  * free. A block freed meanwhile loses MEMLEAK_ALLOCATED and is skipped;
- * the scan pins the collector (memleak_pin()), so the metadata of blocks
- * in its queues stays valid until the scan is over.
+ * the scan pins the collector (memleak_pin()), so the records of blocks
+ * in its queues stay readable until the scan is over. A slab object's
+ * record may meanwhile have been taken by a newer object in the same
+ * slot: that one is MEMLEAK_NEW (made while the scan runs), not the
+ * block that was queued, and skipped too (still_queued()).
  */
 #include <kernel/memleak.h>
 #include <kernel/bitops.h>
@@ -111,6 +114,17 @@ void __noinline memleak_wipe_stack(void)
 
 	for (unsigned int i = 0; i < sizeof(area); i++)
 		area[i] = 0;
+}
+
+/*
+ * Whether b, queued by this scan, is still that block after the lock
+ * was dropped: not freed, and its record not taken by a block made
+ * since (MEMLEAK_NEW: never queued, see reset_colors()).
+ */
+static bool still_queued(const struct memleak_block *b)
+{
+	return (b->flags & (MEMLEAK_ALLOCATED | MEMLEAK_NEW)) ==
+	       MEMLEAK_ALLOCATED;
 }
 
 /*
@@ -215,9 +229,9 @@ static unsigned long object_of(const struct memleak_block *entry)
 /* The block in the slot of an object entry; NULL when freed meanwhile. */
 static struct memleak_block *object_block(const struct memleak_block *entry)
 {
-	struct memleak_block **slot = memleak_index_slot(object_of(entry));
+	struct memleak_block *b = memleak_index_slot(object_of(entry));
 
-	return slot ? *slot : NULL;
+	return b && still_queued(b) ? b : NULL;
 }
 
 /*
@@ -291,7 +305,7 @@ static bool scan_range_locked(unsigned long start, unsigned long end,
 			continue;
 		scan_unlock(*flags);
 		scan_lock(flags);
-		if (owner && !(owner->flags & MEMLEAK_ALLOCATED))
+		if (owner && !still_queued(owner))
 			return false;
 	}
 	return true;
@@ -363,12 +377,12 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 
 /*
  * The gray queue is in the order blocks were found, which on a real heap
- * is random: every block's memory, its slot and its metadata are cache
- * misses. They are fetched ahead in two stages, so that none waits for
- * another: 2 * PREFETCH_AHEAD places ahead, an object's memory and its
- * slot (or a block's metadata); PREFETCH_AHEAD places ahead, the block
- * in that slot, which replaces the object's entry (or a block's memory,
- * whose start was fetched that many blocks ago).
+ * is random: every block's memory and its record are cache misses. They
+ * are fetched ahead in two stages, so that none waits for another:
+ * 2 * PREFETCH_AHEAD places ahead, an object's memory and its record (or
+ * a block's record); PREFETCH_AHEAD places ahead, the record, read now,
+ * replaces the object's entry (or a block's memory is fetched, its start
+ * read from the record fetched that many blocks ago).
  */
 static void prefetch_ahead(void)
 {
@@ -416,14 +430,14 @@ static void drain_gray_list(void)
 		charge_block(&flags);
 		if (is_object_entry(b))
 			b = object_block(b);
-		if (!b)
+		if (!b || !still_queued(b))
 			continue;	/* freed since it was queued */
 		/* Queued means gray: a first reference made it so. */
 		if (block_is_white(b))
 			b->count = b->min_count;
 		/* It gained a reference: once white again, confirm it again. */
 		b->flags &= ~MEMLEAK_CONFIRMED;
-		if ((b->flags & MEMLEAK_ALLOCATED) && !block_is_black(b))
+		if (!block_is_black(b))
 			scan_gray_block(b, &flags);
 	}
 	scan_unlock(flags);
@@ -522,7 +536,7 @@ static bool checksum_block(struct memleak_block *b, u32 *sum,
 			continue;
 		scan_unlock(*flags);
 		scan_lock(flags);
-		if (!(b->flags & MEMLEAK_ALLOCATED))
+		if (!still_queued(b))
 			return false;
 	}
 	*sum = h;
@@ -699,7 +713,7 @@ static void note_confirmed(struct memleak_queue *list)
 	unsigned int i;
 
 	memleak_queue_for_each(list, chunk, i, b) {
-		if (!(b->flags & MEMLEAK_ALLOCATED))
+		if (!still_queued(b))
 			continue;
 		if (block_is_white(b))
 			b->flags |= MEMLEAK_CONFIRMED;
@@ -786,8 +800,7 @@ static void find_suspects(unsigned long now)
 	memleak_walk_blocks(collect_if_white, &white);
 	scan_lock(&flags);
 	memleak_queue_for_each(&white, chunk, i, b)
-		if ((b->flags & MEMLEAK_ALLOCATED) &&
-		    checksum_block(b, &sum, &flags))
+		if (still_queued(b) && checksum_block(b, &sum, &flags))
 			rescan |= note_checksum(b, sum);
 	scan_unlock(flags);
 	if (rescan)

@@ -1,9 +1,9 @@
 /*
  * The leak collector's tracking: every allocation that lives long
  * enough to leave its CPU's log (log.c) gets a struct memleak_block,
- * entered in the index (index.c) that maps any address to its block;
- * the aliases of its size (aliases.c) and its trace (traces.c) go with
- * it. Also the collector's state, its start-up and memleak_disable(),
+ * written into the index (index.c: its slot's record for a slab object)
+ * that maps any address to its block; the aliases of its size
+ * (aliases.c) and its trace (traces.c) go with it. Also the collector's state, its start-up and memleak_disable(),
  * where every internal failure ends.
  *
  * Locking: memleak_lock (IRQs off) protects the index and the blocks; it
@@ -40,8 +40,6 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-static struct kmem_cache *block_cache;
-
 static bool disable_reported;
 
 /*
@@ -76,57 +74,50 @@ struct memleak_block *memleak_lookup_block(unsigned long addr)
 	return b && block_has_key(b, addr) ? b : NULL;
 }
 
-static void free_block(struct memleak_block *b)
-{
-	if (b->flags & MEMLEAK_EXTRA)
-		memleak_free_extra(b);
-	if (b->trace)
-		memleak_trace_put(b->trace);
-	kmem_cache_free(block_cache, b);
-}
-
 void memleak_pin(void)
 {
 	memleak.pins++;
 }
 
-/* The last unpin frees what was freed meanwhile. */
+/* The last unpin frees the memory of what was freed meanwhile. */
 void memleak_unpin(void)
 {
-	struct memleak_block *b;
-
 	if (--memleak.pins)
 		return;
-	while ((b = memleak_queue_pop(&memleak.deferred)))
-		free_block(b);
+	memleak_index_unpin();
+	memleak_extra_unpin();
 }
 
-static void discard_block(struct memleak_block *b, const char *why)
+/* Why a block could not be tracked (err from memleak_index_insert()). */
+static void refuse_block(unsigned long start, size_t size,
+			 struct memleak_trace *trace, int err)
 {
-	memleak_trace_put(b->trace);
-	kmem_cache_free(block_cache, b);
-	memleak_disable(why);
+	memleak_trace_put(trace);
+	if (err == -EEXIST) {
+		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
+		       start, size);
+		memleak_disable("overlapping block");
+	} else if (err == -ERANGE) {
+		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
+		       "object\n", start, size);
+		memleak_disable("block across slab objects");
+	} else {
+		memleak_disable("out of memory for block metadata");
+	}
 }
 
 void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long when,
 			  unsigned int cpu, const struct memleak_type *type)
 {
-	struct memleak_block *b;
+	struct memleak_block new, *b;
 	int err;
 
 	if (!trace) {
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
-	b = kmem_cache_alloc(block_cache, GFP_ATOMIC);
-	if (!b) {
-		memleak_trace_put(trace);
-		memleak_disable("out of memory for block metadata");
-		return;
-	}
-	/* A compound literal, not memset: the compiler stores each field. */
-	*b = (struct memleak_block){
+	new = (struct memleak_block){
 		.start = start,
 		.size = size,
 		.min_count = (s16)min_count,
@@ -137,21 +128,9 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		.aliases = memleak_aliases_of_size(size),
 		.trace = trace,
 	};
-	err = memleak_index_insert(b);
-	if (err == -EEXIST) {
-		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
-		       start, size);
-		discard_block(b, "overlapping block");
-		return;
-	}
-	if (err == -ERANGE) {
-		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
-		       "object\n", start, size);
-		discard_block(b, "block across slab objects");
-		return;
-	}
-	if (err) {
-		discard_block(b, "out of memory for the index");
+	b = memleak_index_insert(&new, &err);
+	if (!b) {
+		refuse_block(start, size, trace, err);
 		return;
 	}
 	/* A block new to the running scan is not white in it: see there. */
@@ -174,22 +153,20 @@ static void orphan_freed(struct memleak_block *b)
 
 bool memleak_try_delete_block(unsigned long start)
 {
-	struct memleak_block *b = memleak_index_remove(start);
+	struct memleak_block *b = memleak_index_find(start);
 
-	if (!b)
+	if (!b || b->start != start)
 		return false;
 	if (b->flags & MEMLEAK_REPORTED) {
 		memleak.nr_freed_after_report++;
 		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
 			orphan_freed(b);
 	}
-	b->flags &= ~MEMLEAK_ALLOCATED;
 	memleak.nr_blocks--;
-	if (!memleak.pins)
-		free_block(b);
-	else if (!memleak_queue_push(&memleak.deferred, b))
-		/* Its metadata is lost: a queue may still point to it. */
-		memleak_disable("out of memory for blocks freed during a scan");
+	if (b->flags & MEMLEAK_EXTRA)
+		memleak_free_extra(b);
+	memleak_trace_put(b->trace);
+	memleak_index_remove(b);
 	return true;
 }
 
@@ -199,14 +176,6 @@ void memleak_delete_block(unsigned long start)
 		printk("memleak: freeing unknown object at 0x%08lx\n", start);
 		dump_stack();
 	}
-}
-
-static int __init create_caches(void)
-{
-	block_cache = kmem_cache_create("memleak_block",
-					sizeof(struct memleak_block), 0,
-					SLAB_NOLEAKTRACE, NULL);
-	return block_cache ? 0 : -ENOMEM;
 }
 
 unsigned long memleak_cache_pages(const struct kmem_cache *c)
@@ -219,7 +188,7 @@ unsigned long memleak_metadata_bytes(void)
 	unsigned long flags, pages, bytes;
 
 	memleak_enter(&flags);
-	pages = memleak_cache_pages(block_cache) + memleak_traces_pages() +
+	pages = memleak_traces_pages() +
 		memleak_extra_pages() + memleak_index_pages() +
 		memleak_queue_pages();
 	bytes = pages * PAGE_SIZE;
@@ -232,8 +201,7 @@ unsigned long memleak_nr_free_pages(void)
 	unsigned long flags, n;
 
 	memleak_enter(&flags);
-	n = nr_free_pages() + memleak_cache_pages(block_cache) +
-	    memleak_traces_pages() + memleak_extra_pages() +
+	n = nr_free_pages() + memleak_traces_pages() + memleak_extra_pages() +
 	    memleak_index_pages() + memleak_queue_pages();
 	memleak_leave(flags);
 	return n;
@@ -279,7 +247,7 @@ void __init memleak_init(void)
 		memleak_leave(flags);
 		return;
 	}
-	if (create_caches() || memleak_extra_init() || memleak_traces_init() ||
+	if (memleak_extra_init() || memleak_traces_init() ||
 	    memleak_index_init() || memleak_queue_init()) {
 		memleak_disable("cannot create the metadata caches");
 		memleak_leave(flags);

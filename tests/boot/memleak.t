@@ -74,9 +74,9 @@ def check_commands(tap, arch, k):
     tap.ok(re.search(r"blocks tracked: \d+", out) and "longest irq-off" in out,
            "%s: memleak stats" % arch, out)
     # The index's tables: 12 bytes or more per page of 128 MiB of RAM.
-    m = re.search(r"index: +(\d+) bytes of slot arrays, (\d+) of page tables", out)
+    m = re.search(r"index: +(\d+) bytes of slab records, (\d+) of page tables", out)
     tap.ok(m and int(m.group(1)) > 0 and int(m.group(2)) >= 32768 * 12,
-           "%s: memleak stats: the index's slot arrays and page tables" % arch, out)
+           "%s: memleak stats: the index's slab records and page tables" % arch, out)
     out = k.command("memleak bogus")
     tap.ok("\nusage: memleak" in out, "%s: bad argument prints usage" % arch, out)
     out = k.command("memleak help")

@@ -3,7 +3,7 @@
  * objects found by slot arithmetic, other blocks (large kmalloc pages in
  * the arena, memory outside it) through the tree of start pages, every
  * address of a block mapping to it and no address outside any block
- * mapping to one, overlaps refused, and the pages' marks and slot arrays
+ * mapping to one, overlaps refused, and the pages' marks and records
  * gone with the last block, the scan's marks (set, skipped, gone when a
  * scan clears them or a new block takes the slot), which blocks are
  * simple enough to be found gray without reading them, and the walk
@@ -92,7 +92,7 @@ static void test_slab_objects(void **state)
 	assert_null(find(a, 0));
 	assert_maps(b, 80);
 	forget(b);
-	/* The slab's last tracked object gone: its slot array too. */
+	/* The slab's last tracked object gone: its records too. */
 	assert_false(page_used(a));
 	assert_int_equal(memleak.index_bytes, 0);
 	kfree(a);
@@ -129,8 +129,10 @@ static struct memleak_block *find_unmarked(const void *p)
 	if (!first_ref)
 		return b;
 	assert_null(b);
-	assert_non_null(memleak_index_slot((unsigned long)p));
-	return *memleak_index_slot((unsigned long)p);
+	b = memleak_index_slot((unsigned long)p);
+	assert_non_null(b);
+	assert_true(b->flags & MEMLEAK_ALLOCATED);
+	return b;
 }
 
 /* Whether the scan would take p as a simple block's first reference. */

@@ -2,9 +2,11 @@
  * Host tests of the scan's queues (mm/kmemleak/queue.c) and of pinning:
  * first in, first out across chunk boundaries, peeks stay in the first
  * chunk, an emptied queue keeps nothing, a sort puts every entry in
- * order, and a block freed while the collector is pinned keeps its
- * metadata until the last unpin, or, out of memory for that, the
- * collector turns itself off.
+ * order, and pinning: a block freed while the collector is pinned
+ * leaves the index at once, but the memory of its record (its slab's
+ * records, its tree node) and of its scan areas is kept until the last
+ * unpin; a slab object's record is reused by the next block in its slot
+ * (MEMLEAK_NEW during a scan); such frees need no memory.
  */
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
@@ -113,30 +115,142 @@ static void test_sort_across_chunks(void **state)
 	free(blocks);
 }
 
-/* Freed while pinned: out of the index, metadata kept until unpinned. */
-static void test_pinned_free_is_deferred(void **state)
+/* Tracked now, no waiting in the per-CPU log. */
+static struct memleak_block *track_at(const void *p, size_t size)
+{
+	memleak_alloc(p, size, 1);
+	memleak_flush_pending();
+	return memleak_lookup_block((unsigned long)p);
+}
+
+static void pin(void)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	memleak_pin();
+	memleak_leave(flags);
+}
+
+static void unpin(void)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	memleak_unpin();
+	memleak_leave(flags);
+}
+
+/*
+ * A slab's last block freed while pinned: out of the index at once,
+ * but its records are not given back until the last unpin, so a queue's
+ * pointer to it reads a free record, not another slab's records.
+ */
+static void test_pinned_slab_records_kept(void **state)
 {
 	void *p = kmalloc(40, GFP_KERNEL);
+	struct memleak_block *b, *again;
+
+	(void)state;
+	b = track_at(p, 40);
+	assert_non_null(b);
+	pin();
+	pin();
+	memleak_free(p);
+	assert_int_equal(memleak.nr_blocks, 0);
+	assert_null(memleak_lookup_block((unsigned long)p));
+	assert_false(b->flags & MEMLEAK_ALLOCATED);
+	/* The same object tracked again: new records, the old ones kept. */
+	again = track_at(p, 40);
+	assert_non_null(again);
+	assert_ptr_not_equal(again, b);
+	assert_false(b->flags & MEMLEAK_ALLOCATED);
+	unpin();
+	unpin();
+	memleak_free(p);
+	kfree(p);
+}
+
+/*
+ * A slab object's record is reused by the next block in its slot, even
+ * while pinned; made during a scan, that block is MEMLEAK_NEW, which is
+ * how the scan tells it from the block it queued (scan.c).
+ */
+static void test_pinned_record_reused(void **state)
+{
+	void *p = kmalloc(40, GFP_KERNEL), *q = kmalloc(40, GFP_KERNEL);
 	struct memleak_block *b;
 
 	(void)state;
-	memleak_alloc(p, 40, 1);
-	memleak_flush_pending();
-	b = memleak_lookup_block((unsigned long)p);
-	assert_non_null(b);
-	memleak_pin();
-	memleak_pin();
+	b = track_at(p, 40);
+	assert_non_null(track_at(q, 40));	/* the slab keeps its records */
+	pin();
+	memleak.marking = true;
 	memleak_free(p);
-	assert_int_equal(memleak.nr_blocks, 0);
-	assert_ptr_equal(*memleak_queue_peek(&memleak.deferred, 0), b);
-	/* Still readable: what a queue holding it would read. */
-	assert_int_equal(b->start, (unsigned long)p);
-	assert_false(b->flags & MEMLEAK_ALLOCATED);
-	memleak_unpin();
-	assert_ptr_equal(*memleak_queue_peek(&memleak.deferred, 0), b);
-	memleak_unpin();
-	assert_int_equal(memleak.deferred.nr, 0);
+	assert_int_equal(b->flags, 0);
+	assert_ptr_equal(track_at(p, 24), b);
+	assert_int_equal(b->size, 24);
+	assert_int_equal(b->flags & (MEMLEAK_ALLOCATED | MEMLEAK_NEW),
+			 MEMLEAK_ALLOCATED | MEMLEAK_NEW);
+	memleak.marking = false;
+	unpin();
+	memleak_free(p);
+	memleak_free(q);
 	kfree(p);
+	kfree(q);
+}
+
+/* A block outside slabs freed while pinned: its node kept until the unpin. */
+static void test_pinned_tree_block_kept(void **state)
+{
+	size_t size = 2 * PAGE_SIZE;
+	void *p = kmalloc(size, GFP_KERNEL);
+	struct memleak_block *b, *again;
+
+	(void)state;
+	b = track_at(p, size);
+	assert_non_null(b);
+	pin();
+	memleak_free(p);
+	assert_null(memleak_lookup_block((unsigned long)p));
+	assert_int_equal(b->flags, 0);
+	again = track_at(p, size);
+	assert_non_null(again);
+	assert_ptr_not_equal(again, b);
+	unpin();
+	memleak_free(p);
+	kfree(p);
+}
+
+/*
+ * The scan areas of a block freed while pinned stay as they were until
+ * the unpin: a scan may be reading them across windows.
+ */
+static void test_pinned_scan_areas_kept(void **state)
+{
+	void *p = kmalloc(64, GFP_KERNEL), *q = kmalloc(64, GFP_KERNEL);
+	const struct memleak_scan_area *area;
+	struct memleak_block *b;
+
+	(void)state;
+	b = track_at(p, 64);
+	memleak_scan_area(p, 8, 16);
+	area = block_scan_areas(b);
+	assert_non_null(area);
+	pin();
+	memleak_free(p);
+	assert_false(b->flags & MEMLEAK_EXTRA);
+	/* New areas come from other memory while the old ones are kept. */
+	track_at(q, 64);
+	memleak_scan_area(q, 16, 32);
+	assert_ptr_not_equal(block_scan_areas(memleak_lookup_block(
+				     (unsigned long)q)), area);
+	assert_int_equal(area->offset, 8);
+	assert_int_equal(area->length, 16);
+	unpin();
+	memleak_free(q);
+	kfree(p);
+	kfree(q);
 }
 
 /* Every page the allocator has left, from the largest blocks down. */
@@ -165,19 +279,15 @@ static void give_back_pages(struct hoard *h)
 }
 
 /*
- * Out of memory for the blocks freed while the collector is pinned: it
- * disables itself with a message and keeps the block's metadata (a
- * queue may point to it); nothing crashes. Last of all: the collector
- * stays off.
+ * Blocks freed while the collector is pinned need no memory: with none
+ * left, the collector stays on and frees them all.
  */
 #define PINNED_FREES (MEMLEAK_QUEUE_CHUNK + 8)
 
-static void test_deferred_out_of_memory(void **state)
+static void test_pinned_frees_need_no_memory(void **state)
 {
-	struct memleak_queue full = { NULL, NULL, 0 };
 	struct hoard *h = calloc(1, sizeof(*h));
 	void **p = calloc(PINNED_FREES, sizeof(*p));
-	unsigned long flags;
 
 	(void)state;
 	assert_non_null(h);
@@ -189,23 +299,13 @@ static void test_deferred_out_of_memory(void **state)
 	}
 	memleak_flush_pending();
 	take_all_pages(h);
-	/* And every chunk the queues' cache still has. */
-	memleak_enter(&flags);
-	while (memleak_queue_push(&full, fake(1)))
-		;
-	memleak_pin();
-	memleak_leave(flags);
-	assert_true(memleak.enabled);
+	pin();
 	for (unsigned int i = 0; i < PINNED_FREES; i++)
 		memleak_free(p[i]);
 	memleak_flush_pending();
-	assert_false(memleak.enabled);
-	assert_non_null(strstr(host_log(), "memleak: disabled: out of memory "
-					   "for blocks freed during a scan"));
-	memleak_enter(&flags);
-	memleak_unpin();
-	memleak_queue_empty(&full);
-	memleak_leave(flags);
+	assert_true(memleak.enabled);
+	assert_int_equal(memleak.nr_blocks, 0);
+	unpin();
 	give_back_pages(h);
 	for (unsigned int i = 0; i < PINNED_FREES; i++)
 		kfree(p[i]);
@@ -219,9 +319,16 @@ int main(void)
 		cmocka_unit_test(test_fifo_across_chunks),
 		cmocka_unit_test(test_empty_frees_chunks),
 		cmocka_unit_test(test_sort_across_chunks),
-		cmocka_unit_test(test_pinned_free_is_deferred),
-		/* Last: the collector is off after it. */
-		cmocka_unit_test(test_deferred_out_of_memory),
+		cmocka_unit_test_teardown(test_pinned_slab_records_kept,
+					  memleak_test_teardown),
+		cmocka_unit_test_teardown(test_pinned_record_reused,
+					  memleak_test_teardown),
+		cmocka_unit_test_teardown(test_pinned_tree_block_kept,
+					  memleak_test_teardown),
+		cmocka_unit_test_teardown(test_pinned_scan_areas_kept,
+					  memleak_test_teardown),
+		cmocka_unit_test_teardown(test_pinned_frees_need_no_memory,
+					  memleak_test_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);

@@ -6,13 +6,16 @@ this, by reading memory only:
 
   slab_starts  a bit per page of RAM: the first page of a slab with
                tracked objects
-  page_slots   per page, that slab's struct slab_slots: a header, a type
-               byte per slot (rounded up to a word), then a block pointer
-               per slot (NULL: no block)
+  page_records per page, that slab's records: one struct memleak_block
+               per slot, in slot order (a free slot's record is zero, its
+               flags without MEMLEAK_ALLOCATED); the slot count comes
+               from the shape in the page's entry (memleak_page_entries)
   block_tree   the blocks outside slabs: a radix tree keyed by start
-               page, each entry a list of the tree's own links (struct
-               tree_link of mm/kmemleak/index_tree.c: next, block)
+               page, each entry a list of the tree's nodes (struct
+               tree_block of mm/kmemleak/index_tree.c: next, then the
+               block itself)
 """
+from . import source
 from .util import (KleakError, read_bytes, read_word, struct_at,
                    struct_type, symbol_value, ulong, word_size, byte_order)
 
@@ -44,16 +47,24 @@ def slab_start_pages():
     return [p for p in pages if p < nr_pages]
 
 
-def slab_blocks(slots_addr):
-    """The block addresses in one slab's slot array, by slot."""
-    stype = struct_type("slab_slots")
-    s = struct_at(slots_addr, stype)
-    shape = symbol_value("shapes")[int(s["shape"])]
+def slab_blocks(page, records):
+    """The addresses of the blocks in the records of the slab whose
+    first page is page (from min_pfn), by slot."""
+    entry = symbol_value("memleak_page_entries")[page]
+    shape = symbol_value("shapes")[int(entry["shape"])]
     nr_slots = int(shape["nr_slots"])
-    n = word_size()
-    types_bytes = (nr_slots + n - 1) // n * n
-    first = slots_addr + stype.sizeof + types_bytes
-    return [b for b in words_at(first, nr_slots) if b]
+    btype = struct_type("memleak_block")
+    flags_at = btype["flags"].bitpos // 8
+    size = btype.sizeof
+    data = read_bytes(records, size * nr_slots)
+    allocated = source.define("mm/kmemleak/internal.h", "MEMLEAK_ALLOCATED")
+    found = []
+    for i in range(nr_slots):
+        at = i * size + flags_at
+        flags = int.from_bytes(data[at:at + 2], byte_order())
+        if flags & allocated:
+            found.append(records + i * size)
+    return found
 
 
 def tree_blocks():
@@ -61,7 +72,8 @@ def tree_blocks():
     order (radix tree nodes of include/kernel/radix-tree.h)."""
     root = symbol_value("block_tree")
     ntype = struct_type("radix_tree_node")
-    ltype = struct_type("tree_link")
+    ttype = struct_type("tree_block")
+    block_at = ttype["block"].bitpos // 8
     found = []
 
     def visit(node_addr, depth):
@@ -77,12 +89,12 @@ def tree_blocks():
                 visit(entry, depth + 1)
                 continue
             while entry:        # the blocks starting in this page
-                link = struct_at(entry, ltype)
-                found.append(ulong(link["block"]))
+                tb = struct_at(entry, ttype)
+                found.append(entry + block_at)
                 if len(found) > MAX_BLOCKS:
                     raise KleakError("more than %d blocks in the tree: "
                                      "a loop?" % MAX_BLOCKS)
-                entry = ulong(link["next"])
+                entry = ulong(tb["next"])
 
     top = ulong(root["rnode"])
     if top:
@@ -93,11 +105,11 @@ def tree_blocks():
 def block_addresses():
     """Every tracked block's address, in memleak_walk_blocks()' order:
     slab by slab in address order, then the tree."""
-    page_slots = ulong(symbol_value("page_slots"))
+    page_records = ulong(symbol_value("page_records"))
     found = []
     for page in slab_start_pages():
-        slots = read_word(page_slots + page * word_size())
-        if not slots:
-            raise KleakError("slab start page %d has no slot array" % page)
-        found.extend(slab_blocks(slots))
+        records = read_word(page_records + page * word_size())
+        if not records:
+            raise KleakError("slab start page %d has no records" % page)
+        found.extend(slab_blocks(page, records))
     return found + tree_blocks()
