@@ -1,9 +1,10 @@
 """out of memory for the collector's metadata: it disables itself, the kernel goes on
 
-GDB takes the collector's block-metadata cache away ('block_cache' set to
-NULL in mm/kmemleak/tracking.c), so the next tracked allocation cannot get its
-metadata (when its CPU's log of recent allocations is flushed), exactly
-as when that cache runs out of memory. The kmalloc
+GDB takes the collector's cache of blocks outside slabs away ('block_cache'
+set to NULL in mm/kmemleak/index_tree.c), so the next tracked large
+allocation (a slab object's block is its slot's record, already there)
+cannot get its metadata (when its CPU's log of recent allocations is
+flushed), exactly as when that cache runs out of memory. The kmalloc
 itself must still succeed; the collector must say once why it stops and
 disable itself (no panic); afterwards allocations and frees (also of
 blocks it tracked before) work without a word from it, 'memleak' says it
@@ -17,7 +18,7 @@ from kleakgdb.util import ulong
 from kleaktest import log
 
 DISABLES = True
-CACHE = "'mm/kmemleak/tracking.c'::block_cache"
+CACHE = "'mm/kmemleak/index_tree.c'::block_cache"
 WHY = r"^memleak: disabled: out of memory for block metadata$"
 
 
@@ -37,7 +38,7 @@ def run(k):
     k.allow_console(r"kmem_cache_alloc: no cache")
     gdb.execute("set var %s = 0" % CACHE)
     try:
-        block = k.kmalloc(32)
+        block = k.kmalloc(1 << 18)    # whole pages, outside slabs
         # It waits in the CPU's log of recent allocations: get it a block.
         k.call("memleak_flush_pending()")
     finally:
