@@ -18,8 +18,8 @@
  * references) reads the slab's record of that slot.
  *
  * Each slab with tracked objects has an array of records, one struct
- * memleak_block per slot in slot order (a free slot's record is zero:
- * no MEMLEAK_ALLOCATED), and a run of words in the bit pool, made when
+ * memleak_block per slot in slot order (a free slot's record has flags
+ * 0, no MEMLEAK_ALLOCATED), and a run of words in the bit pool, made when
  * its first object is tracked and given back with its last one. So a
  * slab object's metadata is no allocation of its own: tracking it
  * writes its slot's record, and its block is found by arithmetic.
@@ -132,8 +132,8 @@ static unsigned long records_pages;	/* of the arrays above a page */
 
 /*
  * Arrays given back while the collector was pinned, freed at the unpin:
- * linked through their first record (free, like all of theirs), its
- * start the next array, its size the array's bytes.
+ * linked through their first record (free, like all of theirs: its
+ * flags stay 0), its start the next array, its size the array's bytes.
  */
 static struct memleak_block *retired_records;
 
@@ -452,7 +452,8 @@ static struct page_entry *new_records(const struct slab_geometry *g)
 		free_run(first_pair, BITS_TO_LONGS(g->nr_slots));
 		return NULL;
 	}
-	memset(r, 0, bytes);
+	for (unsigned int i = 0; i < g->nr_slots; i++)
+		r[i].flags = 0;		/* free; the rest is written when used */
 	memleak.index_bytes += bytes;
 	set_pages(g->base, g->nr_pages, r, shape, first_pair);
 	set_bit(entry_of(g->base) - memleak_page_entries, slab_starts);
@@ -531,7 +532,7 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
 	unsigned int i = (unsigned int)(b - records_of(e));
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
-	memset(b, 0, sizeof(*b));
+	b->flags = 0;
 	if (--first->nr_used == 0)
 		drop_records(first, base);
 }

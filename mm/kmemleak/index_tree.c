@@ -17,7 +17,6 @@
 #include <kernel/errno.h>
 #include <kernel/radix-tree.h>
 #include <kernel/slab.h>
-#include <kernel/string.h>
 #include "index.h"
 
 /* One block in the list of those starting in a page. */
@@ -207,7 +206,7 @@ void memleak_tree_remove(struct memleak_block *b)
 		*link = gone->next;
 	}
 	unmark_linear_pages(b);
-	memset(b, 0, sizeof(*b));
+	b->flags = 0;
 	if (!memleak.pins) {
 		kmem_cache_free(block_cache, gone);
 		return;

@@ -107,7 +107,7 @@ enum memleak_tier {
  * (see docs/memleak.md). A slab object's block is its slot's record in
  * its slab's array of records (index.c), reused by the next object
  * tracked there; every other block lives in a node of the tree of
- * blocks outside slabs (index_tree.c). A free record is zero.
+ * blocks outside slabs (index_tree.c). A free record has flags 0.
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -479,7 +479,7 @@ bool memleak_index_page_used(unsigned long addr);
 struct memleak_block *memleak_index_insert(const struct memleak_block *b,
 					   int *err);
 /*
- * Takes b out of the index and frees its record (zeroed: no longer
+ * Takes b out of the index and frees its record (flags 0: no longer
  * MEMLEAK_ALLOCATED); what holds the record's memory is given back at
  * the last unpin (memleak_index_unpin()) while the collector is pinned.
  */
