@@ -6,7 +6,8 @@
  * leaves the index at once, but the memory of its record (its slab's
  * records, its tree node) and of its scan areas is kept until the last
  * unpin; a slab object's record is reused by the next block in its slot
- * (MEMLEAK_NEW during a scan); such frees need no memory.
+ * (MEMLEAK_NEW during a scan, which the scan skips when it had queued
+ * the old one); such frees need no memory.
  */
 #include <kernel/kernel.h>
 #include <kernel/memleak.h>
@@ -16,10 +17,24 @@
 #include "../../mm/kmemleak/internal.h"
 #include "test_memleak.h"
 
-static void scan_no_roots(void)
+/*
+ * The tests' root: none, but a test may have it free a block and track
+ * another in its slot, as another CPU could while the scan runs.
+ */
+static void *reuse_old, *reuse_new;
+
+static void reuse_a_slot(void)
 {
+	if (!reuse_old)
+		return;
+	memleak_free(reuse_old);
+	kfree(reuse_old);
+	reuse_new = kmalloc(1024, GFP_KERNEL);
+	memleak_alloc(reuse_new, 1024, 1);
+	memleak_flush_pending();	/* its record now, not in the log */
+	reuse_old = NULL;
 }
-MEMLEAK_ROOT("queue test", scan_no_roots);
+MEMLEAK_ROOT("queue test", reuse_a_slot);
 
 static struct memleak_block *fake(unsigned long i)
 {
@@ -203,7 +218,7 @@ static void test_pinned_record_reused(void **state)
 /* A block outside slabs freed while pinned: its node kept until the unpin. */
 static void test_pinned_tree_block_kept(void **state)
 {
-	size_t size = 2 * PAGE_SIZE;
+	size_t size = 1 << 18;		/* above kmalloc's caches: pages */
 	void *p = kmalloc(size, GFP_KERNEL);
 	struct memleak_block *b, *again;
 
@@ -251,6 +266,53 @@ static void test_pinned_scan_areas_kept(void **state)
 	memleak_free(q);
 	kfree(p);
 	kfree(q);
+}
+
+/*
+ * A block the scan queued (never a leak: gray from the start) is freed
+ * and its slot taken by a new block before the gray queue reaches it:
+ * the scan skips the record, now a MEMLEAK_NEW block's, instead of
+ * reading the new block as the one it queued (step 5 reads that).
+ */
+static void test_reused_record_skipped_by_scan(void **state)
+{
+	void *p = kmalloc(1024, GFP_KERNEL), *keep = kmalloc(1024, GFP_KERNEL);
+	struct memleak_block *b;
+	unsigned long before;
+
+	(void)state;
+	/* keep, white, keeps the slab's records: p's record is reused. */
+	b = track_at(p, 1024);
+	memleak_alloc(keep, 1024, 1);
+	memleak_flush_pending();
+	memleak_not_leak(p);		/* gray from the start: queued */
+	assert_int_equal(memleak_scan(), 0);
+	before = memleak.bytes_scanned;		/* p's 1024 bytes among them */
+	reuse_old = p;
+	assert_int_equal(memleak_scan(), 0);
+	assert_null(reuse_old);
+	assert_ptr_equal(reuse_new, p);
+	assert_ptr_equal(memleak_lookup_block((unsigned long)p), b);
+	assert_true(b->flags & MEMLEAK_NEW);
+	assert_int_equal(before - memleak.bytes_scanned, 1024);
+	memleak_free(reuse_new);
+	memleak_free(keep);
+	kfree(reuse_new);
+	kfree(keep);
+}
+
+/* A failed test leaves no pin nor scan state to the next ones. */
+static int teardown(void **state)
+{
+	unsigned long flags;
+
+	memleak.marking = false;
+	memleak_enter(&flags);
+	while (memleak.pins)
+		memleak_unpin();
+	memleak_leave(flags);
+	reuse_old = NULL;
+	return memleak_test_teardown(state);
 }
 
 /* Every page the allocator has left, from the largest blocks down. */
@@ -320,15 +382,17 @@ int main(void)
 		cmocka_unit_test(test_empty_frees_chunks),
 		cmocka_unit_test(test_sort_across_chunks),
 		cmocka_unit_test_teardown(test_pinned_slab_records_kept,
-					  memleak_test_teardown),
+					  teardown),
 		cmocka_unit_test_teardown(test_pinned_record_reused,
-					  memleak_test_teardown),
+					  teardown),
 		cmocka_unit_test_teardown(test_pinned_tree_block_kept,
-					  memleak_test_teardown),
+					  teardown),
 		cmocka_unit_test_teardown(test_pinned_scan_areas_kept,
-					  memleak_test_teardown),
+					  teardown),
+		cmocka_unit_test_teardown(test_reused_record_skipped_by_scan,
+					  teardown),
 		cmocka_unit_test_teardown(test_pinned_frees_need_no_memory,
-					  memleak_test_teardown),
+					  teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
