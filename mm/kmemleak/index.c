@@ -121,13 +121,16 @@ static unsigned int order_of(unsigned long n)
 }
 
 /*
- * Record arrays come from the collector's own caches, one per power of
- * two of bytes up to a page, and from whole pages above that (a slab of
- * 8-byte objects has 512 slots), so that the page counts of
- * memleak_nr_free_pages() see them all.
+ * Record arrays come from the collector's own caches, in kmalloc's
+ * sizes up to a page (powers of two and halfway between them: 32, 48,
+ * 64, 96 ... 3072, 4096 bytes, so that an array wastes at most a third
+ * of its size and most far less), and from whole pages above that (a
+ * slab of 8-byte objects has 512 slots); all of them counted by
+ * memleak_nr_free_pages().
  */
 #define RECORDS_MIN_SHIFT 5
-static struct kmem_cache *records_cache[PAGE_SHIFT + 1];
+#define RECORDS_CLASSES (2 * PAGE_SHIFT + 1)
+static struct kmem_cache *records_cache[RECORDS_CLASSES];
 static unsigned long records_pages;	/* of the arrays above a page */
 
 /*
@@ -161,13 +164,32 @@ static unsigned int pool_order(unsigned long pairs)
 	return get_order(pairs * sizeof(struct bit_pair));
 }
 
-static struct memleak_block *alloc_records(size_t bytes)
+/*
+ * The size class of an array of bytes: 2 * shift for 2^shift bytes,
+ * 2 * shift - 1 for three quarters of that; RECORDS_CLASSES and above
+ * for more than a page.
+ */
+static unsigned int records_class(size_t bytes)
 {
 	unsigned int shift = max(order_of(bytes), (unsigned int)RECORDS_MIN_SHIFT);
+
+	if (shift > RECORDS_MIN_SHIFT && bytes <= 3ul << (shift - 2))
+		return 2 * shift - 1;
+	return 2 * shift;
+}
+
+static size_t class_bytes(unsigned int class)
+{
+	return class % 2 ? 3ul << (class / 2 - 1) : 1ul << (class / 2);
+}
+
+static struct memleak_block *alloc_records(size_t bytes)
+{
+	unsigned int class = records_class(bytes);
 	struct memleak_block *r;
 
-	if (shift <= PAGE_SHIFT)
-		return kmem_cache_alloc(records_cache[shift], GFP_ATOMIC);
+	if (class < RECORDS_CLASSES)
+		return kmem_cache_alloc(records_cache[class], GFP_ATOMIC);
 	r = alloc_table(get_order(bytes));
 	if (r)
 		records_pages += 1ul << get_order(bytes);
@@ -176,10 +198,10 @@ static struct memleak_block *alloc_records(size_t bytes)
 
 static void free_records(struct memleak_block *r, size_t bytes)
 {
-	unsigned int shift = max(order_of(bytes), (unsigned int)RECORDS_MIN_SHIFT);
+	unsigned int class = records_class(bytes);
 
-	if (shift <= PAGE_SHIFT) {
-		kmem_cache_free(records_cache[shift], r);
+	if (class < RECORDS_CLASSES) {
+		kmem_cache_free(records_cache[class], r);
 		return;
 	}
 	free_table(r, get_order(bytes));
@@ -190,13 +212,14 @@ int memleak_index_init(void)
 {
 	unsigned long nr_pages = max_pfn - min_pfn;
 
-	for (unsigned int i = RECORDS_MIN_SHIFT; i <= PAGE_SHIFT; i++) {
+	for (unsigned int c = 2 * RECORDS_MIN_SHIFT; c < RECORDS_CLASSES; c++) {
 		char name[SLAB_NAME_LEN];
 
-		snprintf(name, sizeof(name), "memleak_records_%u", 1u << i);
-		records_cache[i] = kmem_cache_create(name, 1u << i, 0,
+		snprintf(name, sizeof(name), "memleak_records_%zu",
+			 class_bytes(c));
+		records_cache[c] = kmem_cache_create(name, class_bytes(c), 0,
 						     SLAB_NOLEAKTRACE, NULL);
-		if (!records_cache[i])
+		if (!records_cache[c])
 			return -ENOMEM;
 	}
 	if (memleak_tree_init())
@@ -235,8 +258,8 @@ unsigned long memleak_index_pages(void)
 	unsigned long pages = memleak_tree_pages() + memleak_index_table_pages() +
 			      records_pages;
 
-	for (unsigned int i = RECORDS_MIN_SHIFT; i <= PAGE_SHIFT; i++)
-		pages += memleak_cache_pages(records_cache[i]);
+	for (unsigned int c = 0; c < RECORDS_CLASSES; c++)
+		pages += memleak_cache_pages(records_cache[c]);
 	return pages;
 }
 
