@@ -103,8 +103,8 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 32 bytes on our 32-bit targets, half a cache line
- * (see docs/memleak.md). A slab object's block is its slot's record in
+ * One tracked block: 32 bytes on our 32-bit targets, half a cache line,
+ * 48 on a 64-bit host (see docs/memleak.md). A slab object's block is its slot's record in
  * its slab's array of records (index.c), reused by the next object
  * tracked there; every other block lives in a node of the tree of
  * blocks outside slabs (index_tree.c). A free record has flags 0.
@@ -117,7 +117,7 @@ struct memleak_block {
 	size_t size;
 	struct memleak_trace *trace;
 	const struct memleak_alias_set *aliases;
-	unsigned long jiffies;		/* allocation time */
+	u32 jiffies;		/* allocation time (the low half on 64 bits) */
 	u32 checksum;
 	s16 min_count;
 	s16 count;		/* references found by the running scan */

@@ -89,7 +89,7 @@ static void print_hex_row(const u8 *bytes, unsigned int n)
 /* Seconds and milliseconds since j, as "S.SSS". */
 static void print_age(unsigned long j)
 {
-	unsigned long ms = (jiffies - j) * 1000 / HZ;
+	unsigned long ms = (unsigned long)((u32)jiffies - (u32)j) * 1000 / HZ;
 
 	printk("%lu.%03lus", ms / 1000, ms % 1000);
 }
@@ -134,7 +134,7 @@ static bool allocated_before(const struct memleak_block *a,
 			     const struct memleak_block *b)
 {
 	if (a->jiffies != b->jiffies)
-		return time_before(a->jiffies, b->jiffies);
+		return (s32)(a->jiffies - b->jiffies) < 0;
 	return a->start < b->start;
 }
 

@@ -766,7 +766,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 
 static bool old_enough(const struct memleak_block *b, unsigned long now)
 {
-	return now - b->jiffies >= memleak.min_age_jiffies;
+	return (u32)now - b->jiffies >= memleak.min_age_jiffies;
 }
 
 /* A suspected leak; "new" the first time a scan finds it. */
