@@ -417,31 +417,38 @@ static bool block_is_simple(const struct memleak_block *b,
 }
 
 /*
- * The page entry of the slab holding addr, with its shape and addr's
- * slot; NULL outside slabs with tracked objects or in a slab's tail.
+ * addr's slot in the slab of its page entry e (a slab's): false in the
+ * slab's unused tail.
  */
-static inline struct page_entry *slab_slot(unsigned long addr,
-					   const struct slab_shape **sh,
-					   unsigned int *i)
+static inline bool slot_in_slab(const struct page_entry *e, unsigned long addr,
+				unsigned int *i)
+{
+	const struct slab_shape *sh = &shapes[e->shape];
+
+	*i = slot_number(sh, addr - (addr & sh->mask));
+	return *i < sh->nr_slots;
+}
+
+/*
+ * The page entry of the slab holding addr, and addr's slot; NULL outside
+ * slabs with tracked objects or in a slab's tail.
+ */
+static inline struct page_entry *slab_slot(unsigned long addr, unsigned int *i)
 {
 	struct page_entry *e = entry_of(addr);
 
-	if (!e || !is_slab_shape(e->shape))
+	if (!e || !is_slab_shape(e->shape) || !slot_in_slab(e, addr, i))
 		return NULL;
-	*sh = &shapes[e->shape];
-	*i = slot_number(*sh, addr - (addr & (*sh)->mask));
-	return *i < (*sh)->nr_slots ? e : NULL;
+	return e;
 }
 
-/* The block in the slot holding addr, if it holds addr. */
-static struct memleak_block *find_in_slab(unsigned long addr)
+/* The block in slot i of the slab of page entry e, if it holds addr. */
+static struct memleak_block *slot_holding(const struct page_entry *e,
+					  unsigned int i, unsigned long addr)
 {
-	const struct slab_shape *sh;
-	unsigned int i;
-	struct page_entry *e = slab_slot(addr, &sh, &i);
-	struct memleak_block *b = e ? records_of(e) + i : NULL;
+	struct memleak_block *b = records_of(e) + i;
 
-	if (b && record_used(b) && addr >= b->start && addr < block_end(b))
+	if (record_used(b) && addr >= b->start && addr < block_end(b))
 		return b;
 	return NULL;
 }
@@ -567,9 +574,13 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 {
 	struct page_entry *e = entry_of(addr);
 
+	unsigned int i;
+
 	if (!e || e->shape == SHAPE_TREE)
 		return memleak_tree_find(addr);
-	return e->shape ? find_in_slab(addr) : NULL;
+	if (!e->shape || !slot_in_slab(e, addr, &i))
+		return NULL;
+	return slot_holding(e, i, addr);
 }
 
 /*
@@ -580,10 +591,9 @@ struct memleak_block *memleak_index_find(unsigned long addr)
  */
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 {
-	const struct slab_shape *sh;
 	struct memleak_block *b;
 	unsigned int i;
-	struct page_entry *e = slab_slot(addr, &sh, &i);
+	struct page_entry *e = slab_slot(addr, &i);
 
 	if (e)
 		b = records_of(e) + i;
@@ -624,23 +634,21 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 		*first_ref = true;
 		return NULL;	/* not read: see the bit pool */
 	}
-	return find_in_slab(addr);
+	return slot_holding(e, i, addr);
 }
 
 bool memleak_index_marked(unsigned long addr)
 {
-	const struct slab_shape *sh;
 	unsigned int i;
-	struct page_entry *e = slab_slot(addr, &sh, &i);
+	struct page_entry *e = slab_slot(addr, &i);
 
 	return e && (bits_of(e, i)->mark & bit_mask(i));
 }
 
 struct memleak_block *memleak_index_slot(unsigned long addr)
 {
-	const struct slab_shape *sh;
 	unsigned int i;
-	struct page_entry *e = slab_slot(addr, &sh, &i);
+	struct page_entry *e = slab_slot(addr, &i);
 
 	/* Computed from the page tables alone: the record is not read. */
 	return e ? records_of(e) + i : NULL;
@@ -650,8 +658,7 @@ struct memleak_block *memleak_index_slot(unsigned long addr)
 static struct page_entry *slot_of_block(const struct memleak_block *b,
 					unsigned int *i)
 {
-	const struct slab_shape *sh;
-	struct page_entry *e = slab_slot(b->start, &sh, i);
+	struct page_entry *e = slab_slot(b->start, i);
 
 	return e && records_of(e) + *i == b ? e : NULL;
 }
