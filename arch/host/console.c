@@ -15,6 +15,8 @@ static char log_buf[HOST_LOG_SIZE];
 static size_t log_len;
 static int echo = -1;
 
+void (*host_on_console_write)(void);
+
 /* Keeps the newest half when full: tests look at what just happened. */
 static void log_make_room(size_t len)
 {
@@ -42,6 +44,14 @@ void console_write(const char *s, size_t len)
 		echo = getenv("HOST_LOG_ECHO") != NULL;
 	if (echo && write(2, s, len) < 0)
 		echo = 0;
+	if (host_on_console_write) {
+		void (*hook)(void) = host_on_console_write;
+
+		host_on_console_write = NULL;	/* what it prints: not again */
+		hook();
+		if (!host_on_console_write)
+			host_on_console_write = hook;
+	}
 }
 
 void console_putc(char c)

@@ -6,10 +6,11 @@
  * own cache; one emptied chunk is kept for the next push, so a scan
  * that never holds more than a chunk's worth allocates nothing.
  *
- * A queued block is not counted: blocks freed while the collector is
- * pinned (memleak_pin(), for a scan or a report) keep their metadata
- * until it is unpinned, so every pointer in a queue stays valid; the
- * queue's user checks MEMLEAK_ALLOCATED.
+ * A queued block is not counted: while the collector is pinned
+ * (memleak_pin(), for a scan or a report) the memory of freed blocks'
+ * records is kept until it is unpinned, so every pointer in a queue
+ * stays readable; the queue's user checks MEMLEAK_ALLOCATED (a slab
+ * object's record may also hold a newer block by then: see index.c).
  *
  * Locking: memleak_lock, held by the callers of every function here
  * but memleak_queue_sort(), which takes it for its table.

@@ -142,7 +142,8 @@ static bool allocated_before(const struct memleak_block *a,
  * Prints every suspect still allocated, oldest first (the order of the
  * index's walk when out of memory to sort); returns how many were
  * printed. The collector stays pinned meanwhile, so the suspects'
- * metadata outlives a free on another CPU.
+ * records stay readable after a free on another CPU; a slab object's
+ * record may hold a newer block by then, which is no suspect.
  */
 unsigned long memleak_print_suspects(void)
 {
@@ -161,7 +162,9 @@ unsigned long memleak_print_suspects(void)
 
 		memleak_enter(&flags);
 		b = memleak_queue_pop(&suspects);
-		alive = b && (b->flags & MEMLEAK_ALLOCATED);
+		/* Freed since, or its record a newer block's: no suspect. */
+		alive = b && (b->flags & MEMLEAK_SUSPECT) &&
+			(b->flags & MEMLEAK_ALLOCATED);
 		if (alive)
 			take_snapshot(b, &s);
 		memleak_leave(flags);

@@ -30,6 +30,13 @@ void host_mm_init(void);
 extern void (*host_memleak_on_stop_world)(void);
 
 /*
+ * Called after each write to the console (a test sets it): what another
+ * CPU could do while the kernel prints, with no lock held. It may print;
+ * that does not call it again.
+ */
+extern void (*host_on_console_write)(void);
+
+/*
  * Everything printk'ed (and written to the console) since the last
  * host_log_clear(), NUL-terminated. With HOST_LOG_ECHO set in the
  * environment it also goes to stderr.
