@@ -3,8 +3,9 @@
  * enough to leave its CPU's log (log.c) gets a struct memleak_block,
  * written into the index (index.c: its slot's record for a slab object)
  * that maps any address to its block; the aliases of its size
- * (aliases.c) and its trace (traces.c) go with it. Also the collector's state, its start-up and memleak_disable(),
- * where every internal failure ends.
+ * (aliases.c) and its trace (traces.c) go with it. Also the collector's
+ * state, its start-up and memleak_disable(), where every internal
+ * failure ends.
  *
  * Locking: memleak_lock (IRQs off) protects the index and the blocks; it
  * is taken with no allocator lock held, and inside it only the metadata
