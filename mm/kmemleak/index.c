@@ -121,8 +121,8 @@ static unsigned int order_of(unsigned long n)
 }
 
 /*
- * Record arrays come from the collector's own caches, in kmalloc's
- * sizes up to a page (powers of two and halfway between them: 32, 48,
+ * Record arrays come from the collector's own caches, in sizes like
+ * kmalloc's up to a page (powers of two and halfway between: 32, 48,
  * 64, 96 ... 3072, 4096 bytes, so that an array wastes at most a third
  * of its size and most far less), and from whole pages above that (a
  * slab of 8-byte objects has 512 slots); all of them counted by
