@@ -3,9 +3,11 @@
  * through a pointer to a member (a list_head inside them) rather than to
  * their start: every container_of() records (offset, size of the type,
  * size of the member) in .init.memleak_offsets, and these are turned
- * into a set of alias offsets per block size, looked up by size in a
- * radix tree. A word refers to a block when its offset in the block is
- * one of the set the block was given when allocated (block_has_key()).
+ * into a set of alias offsets per block size, looked up by size: in an
+ * array for the small sizes most blocks have (every tracked block looks
+ * its size up), in a radix tree for the others. A word refers to a
+ * block when its offset in the block is one of the set the block was
+ * given when allocated (block_has_key()).
  *
  * Locking: memleak_lock (memleak_enter()) around every change.
  */
@@ -17,7 +19,13 @@
 #include <kernel/string.h>
 #include "internal.h"
 
-/* The alias sets, indexed by block size. */
+/*
+ * The alias sets, indexed by block size: below SMALL_SIZES in an array
+ * (bit patterns as far as the scan cares: the sets are the collector's
+ * own, untracked), the rest in a radix tree.
+ */
+#define SMALL_SIZES 1024
+static const struct memleak_alias_set *small_sets[SMALL_SIZES] __memleak_noscan;
 static struct radix_tree_root alias_tree;
 
 /* Alias-tree nodes are only made at init, from kmalloc (untracked too). */
@@ -35,7 +43,20 @@ static void free_alias_node(void *node, void *ctx)
 
 const struct memleak_alias_set *memleak_aliases_of_size(size_t size)
 {
-	return size ? radix_tree_lookup(&alias_tree, size) : NULL;
+	if (size < SMALL_SIZES)
+		return small_sets[size];	/* small_sets[0]: none */
+	return radix_tree_lookup(&alias_tree, size);
+}
+
+/* Makes set (NULL: none) the one of blocks of size bytes. */
+static int set_aliases_of_size(size_t size, const struct memleak_alias_set *set)
+{
+	if (size < SMALL_SIZES) {
+		small_sets[size] = set;
+		return 0;
+	}
+	radix_tree_delete(&alias_tree, size);
+	return set ? radix_tree_insert(&alias_tree, size, (void *)set) : 0;
 }
 
 
@@ -159,13 +180,11 @@ static int publish_set(const struct alias_pair *first, unsigned int n,
 	 * Blocks already tracked keep the old set (it is never freed): a
 	 * module's aliases apply to blocks allocated while it is loaded.
 	 */
-	if (old)
-		radix_tree_delete(&alias_tree, first->size);
 	if (nr == 0) {
 		kfree(set);
-		return 0;
+		set = NULL;
 	}
-	return radix_tree_insert(&alias_tree, first->size, set);
+	return set_aliases_of_size(first->size, set);
 }
 
 static int publish_pairs(struct alias_pairs *p, int delta)
