@@ -3,7 +3,7 @@
  * files offer each other (mm/kmemleak/, docs/memleak.md):
  *
  *   tracking.c    blocks, the collector's state, start-up
- *   index.c       address -> block (page entry -> shape, bits, slots)
+ *   index.c       address -> block (page entry -> shape, bits, records)
  *   index_tree.c  the blocks outside slabs, in a tree of start pages
  *   traces.c      allocation contexts, stored once each
  *   aliases.c     container_of() offsets per block size
@@ -416,8 +416,9 @@ void memleak_index_shrink(void);
 struct memleak_block *memleak_index_find(unsigned long addr);
 /*
  * For the pointer checks (types.c): the start and type id of the block
- * holding addr, read from the index alone for slab objects; false when
- * no block holds it. See index.c for what it may get wrong.
+ * holding addr, read from its slot's record for slab objects (no range
+ * check); false when no block holds it. See index.c for what it may get
+ * wrong.
  */
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
 /*

@@ -226,12 +226,14 @@ static unsigned long object_of(const struct memleak_block *entry)
 	return (unsigned long)entry & ~1ul;
 }
 
-/* The block in the slot of an object entry; NULL when freed meanwhile. */
+/*
+ * The record in the slot of an object entry (NULL when its slab's
+ * records went meanwhile); drain_gray_list() checks it still holds the
+ * block queued.
+ */
 static struct memleak_block *object_block(const struct memleak_block *entry)
 {
-	struct memleak_block *b = memleak_index_slot(object_of(entry));
-
-	return b && still_queued(b) ? b : NULL;
+	return memleak_index_slot(object_of(entry));
 }
 
 /*

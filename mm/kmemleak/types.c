@@ -182,9 +182,9 @@ static bool on_same_list(const struct memleak_type *type, unsigned long off,
 
 /*
  * What is wrong with value, a word of a PTR or LIST field, or -1 when
- * nothing is. The block it points into is known from the index alone
- * (memleak_index_peek()): on a random heap each block read is a cache
- * miss, and a pointer the scan counts needs no more. A value in no
+ * nothing is. The block it points into is known from the index and its
+ * slot's record (memleak_index_peek(): its start and type, no range
+ * check), the one miss on a random heap. A value in no
  * block may point to a free slab object (one freed while it still
  * waited in a log never grew the blocks' bounds): else it is a global,
  * a stack address, list poison, NULL.
