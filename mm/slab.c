@@ -423,6 +423,9 @@ static void release_slab(struct kmem_cache *c, struct page *head)
 	if (c->flags & SLAB_DEBUG_FLAGS)
 		for (unsigned int i = 0; i < c->num; i++)
 			check_free_object(c, slab_object(c, head, i));
+	/* The leak collector's records of the slab's objects go with it. */
+	if (!(c->flags & SLAB_NOLEAKTRACE))
+		memleak_slab_released(slab_base(head));
 	for (unsigned long i = 1; i < 1UL << c->order; i++) {
 		head[i].flags &= ~PG_slab;
 		head[i].head = NULL;

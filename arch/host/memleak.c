@@ -54,3 +54,9 @@ int memleak_scan_wait(void)
 {
 	return memleak_scan();
 }
+
+/* The host library's slab allocator tells the collector of slabs it frees. */
+static void __attribute__((constructor)) hook_slab_release(void)
+{
+	host_memleak_slab_released = memleak_slab_released;
+}

@@ -216,4 +216,29 @@ static inline int memleak_scan_measured(struct memleak_scan_stats *st)
 
 #endif /* CONFIG_DEBUG_MEMLEAK */
 
+/*
+ * The slab allocator gives the slab at base (of a tracked cache) back to
+ * the page allocator: the collector forgets the records of its objects.
+ * Host builds keep the hooks out of the allocators, but a host program
+ * may track slab objects itself: there the call goes through a pointer
+ * that the collector sets when it is linked in (arch/host/memleak.c).
+ */
+#ifdef HOST_BUILD
+extern void (*host_memleak_slab_released)(const void *base);
+#endif
+#if defined(CONFIG_DEBUG_MEMLEAK)
+void memleak_slab_released(const void *base);
+#elif defined(HOST_BUILD)
+static inline void memleak_slab_released(const void *base)
+{
+	if (host_memleak_slab_released)
+		host_memleak_slab_released(base);
+}
+#else
+static inline void memleak_slab_released(const void *base)
+{
+	(void)base;
+}
+#endif
+
 #endif

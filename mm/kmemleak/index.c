@@ -20,9 +20,10 @@
  * Each slab with tracked objects has an array of records, one struct
  * memleak_block per slot in slot order (a free slot's record has flags
  * 0, no MEMLEAK_ALLOCATED), and a run of words in the bit pool, made when
- * its first object is tracked and given back with its last one. So a
- * slab object's metadata is no allocation of its own: tracking it
- * writes its slot's record, and its block is found by arithmetic.
+ * its first object is tracked and given back with the slab itself
+ * (memleak_slab_released()). So a slab object's metadata is no
+ * allocation of its own: tracking it writes its slot's record, freeing
+ * it clears the record's flags, and its block is found by arithmetic.
  *
  * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
  * thread stacks, modules...) are few and large: index_tree.c keeps them
@@ -39,8 +40,9 @@
  * until then a pointer to a block freed meanwhile stays readable.
  *
  * Locking: memleak_lock, for every function here. A slab's records
- * exist only while it holds a tracked (so allocated) object, so the slab
- * cannot be given back while the scan reads it.
+ * exist only while the slab does: its allocator gives it back through
+ * memleak_slab_released(), which takes memleak_lock, so a slab cannot go
+ * while the scan reads its records under the lock.
  */
 #include <kernel/memleak.h>
 #include <kernel/bitops.h>
@@ -491,8 +493,9 @@ static struct page_entry *new_records(const struct slab_geometry *g)
 }
 
 /*
- * The slab's last tracked block went: its pages forget the records,
- * which are freed now or, while the collector is pinned, at the unpin.
+ * The slab went back to the page allocator: its pages forget the
+ * records, which are freed now or, while the collector is pinned, at
+ * the unpin.
  */
 static void drop_records(struct page_entry *first, unsigned long base)
 {
@@ -534,11 +537,8 @@ static struct memleak_block *insert_in_slab(const struct memleak_block *b,
 	i = slot_number(sh, b->start - base);
 	*err = -ERANGE;
 	if (i >= sh->nr_slots ||
-	    block_end(b) > base + (unsigned long)(i + 1) * sh->size) {
-		if (!first->nr_used)
-			drop_records(first, base);
+	    block_end(b) > base + (unsigned long)(i + 1) * sh->size)
 		return NULL;
-	}
 	r = records_of(e) + i;
 	*err = -EEXIST;
 	if (record_used(r))
@@ -563,8 +563,7 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
 	b->flags = 0;
-	if (--first->nr_used == 0)
-		drop_records(first, base);
+	first->nr_used--;
 }
 
 /* ------------------------------------------------------------------ */
@@ -750,8 +749,9 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			break;
 		if (n == max)
 			return true;
-		n += walk_slab(records_of(e), shapes[e->shape].nr_slots,
-			       &pos->slot, max - n, visit, ctx);
+		if (e->nr_used)
+			n += walk_slab(records_of(e), shapes[e->shape].nr_slots,
+				       &pos->slot, max - n, visit, ctx);
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;
@@ -789,6 +789,18 @@ void memleak_index_remove(struct memleak_block *b)
 		remove_from_slab(b, e);
 	else
 		memleak_tree_remove(b);
+}
+
+bool memleak_index_slab_released(unsigned long base)
+{
+	struct page_entry *first = entry_of(base);
+
+	if (!first || !is_slab_shape(first->shape))
+		return true;	/* it never held a tracked object */
+	if (first->nr_used)
+		return false;
+	drop_records(first, base);
+	return true;
 }
 
 void memleak_index_unpin(void)

@@ -470,7 +470,10 @@ struct memleak_index_pos {
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx);
-/* Whether the page holding addr has tracked blocks (for tests). */
+/*
+ * Whether the page holding addr is known to the index: it holds (part
+ * of) a block outside slabs, or a slab with records (for tests).
+ */
 bool memleak_index_page_used(unsigned long addr);
 /*
  * Tracks a copy of b: written into its slot's record or a node of the
@@ -486,6 +489,11 @@ struct memleak_block *memleak_index_insert(const struct memleak_block *b,
  */
 void memleak_index_remove(struct memleak_block *b);
 void memleak_index_unpin(void);
+/*
+ * The slab at base went back to the page allocator: its records go too.
+ * False, records kept, when it still held tracked blocks.
+ */
+bool memleak_index_slab_released(unsigned long base);
 
 /* log.c */
 /*
@@ -495,6 +503,8 @@ void memleak_index_unpin(void);
  */
 bool memleak_hook_enter(unsigned long *flags);
 void memleak_hook_leave(unsigned long flags);
+/* Whether this CPU runs the collector (interrupts off). */
+bool memleak_in_collector(void);
 /* The same, for the scan: with memleak_lock taken. */
 void memleak_enter(unsigned long *flags);
 void memleak_leave(unsigned long flags);

@@ -134,6 +134,11 @@ void memleak_hook_leave(unsigned long flags)
 	arch_irq_restore(flags);
 }
 
+bool memleak_in_collector(void)
+{
+	return READ_ONCE(pending_logs[smp_processor_id()].in_collector);
+}
+
 /* The scan uses these to hold the lock with its own allocations untracked. */
 void memleak_enter(unsigned long *flags)
 {

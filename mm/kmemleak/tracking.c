@@ -179,6 +179,34 @@ void memleak_delete_block(unsigned long start)
 	}
 }
 
+/*
+ * A slab's records live as long as the slab (index.c). Its allocator
+ * gives it back from any context, the collector's own frees included:
+ * then this CPU holds memleak_lock already (the collector allocates and
+ * frees only with it held).
+ */
+void memleak_slab_released(const void *base)
+{
+	unsigned long irqs, flags;
+	bool inside;
+
+	if (!READ_ONCE(memleak.initialized))
+		return;
+	irqs = arch_irq_save();
+	inside = memleak_in_collector();
+	if (!inside)
+		memleak_enter(&flags);
+	if (memleak.enabled &&
+	    !memleak_index_slab_released((unsigned long)base)) {
+		printk("memleak: slab 0x%08lx given back with tracked objects\n",
+		       (unsigned long)base);
+		memleak_disable("slab given back with tracked objects");
+	}
+	if (!inside)
+		memleak_leave(flags);
+	arch_irq_restore(irqs);
+}
+
 unsigned long memleak_cache_pages(const struct kmem_cache *c)
 {
 	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;

@@ -157,16 +157,19 @@ static void unpin(void)
 }
 
 /*
- * A slab's last block freed while pinned: out of the index at once,
- * but its records are not given back until the last unpin, so a queue's
- * pointer to it reads a free record, not another slab's records.
+ * A slab given back while pinned: its records leave the index at once
+ * but are not freed until the last unpin, so a queue's pointer to a
+ * block of the slab reads a free record, not another slab's records.
  */
 static void test_pinned_slab_records_kept(void **state)
 {
-	void *p = kmalloc(40, GFP_KERNEL);
+	struct kmem_cache *c = kmem_cache_create("queue_test", 40, 0, 0, NULL);
 	struct memleak_block *b, *again;
+	void *p;
 
 	(void)state;
+	assert_non_null(c);
+	p = kmem_cache_alloc(c, GFP_KERNEL);
 	b = track_at(p, 40);
 	assert_non_null(b);
 	pin();
@@ -175,7 +178,11 @@ static void test_pinned_slab_records_kept(void **state)
 	assert_int_equal(memleak.nr_blocks, 0);
 	assert_null(memleak_lookup_block((unsigned long)p));
 	assert_false(b->flags & MEMLEAK_ALLOCATED);
-	/* The same object tracked again: new records, the old ones kept. */
+	kmem_cache_free(c, p);
+	assert_true(kmem_cache_shrink(c) > 0);
+	assert_false(memleak_index_page_used((unsigned long)p));
+	/* An object of a new slab tracked: new records, the old ones kept. */
+	p = kmem_cache_alloc(c, GFP_KERNEL);
 	again = track_at(p, 40);
 	assert_non_null(again);
 	assert_ptr_not_equal(again, b);
@@ -183,7 +190,8 @@ static void test_pinned_slab_records_kept(void **state)
 	unpin();
 	unpin();
 	memleak_free(p);
-	kfree(p);
+	kmem_cache_free(c, p);
+	kmem_cache_destroy(c);
 }
 
 /*
