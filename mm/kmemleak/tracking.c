@@ -1,18 +1,15 @@
 /*
- * The leak collector's tracking: every allocation that lives long
- * enough to leave its CPU's log (log.c) gets a struct memleak_block,
- * written into the index (index.c: its slot's record for a slab object)
- * that maps any address to its block; the aliases of its size
- * (aliases.c) and its trace (traces.c) go with it. Also the collector's
- * state, its start-up and memleak_disable(), where every internal
- * failure ends.
+ * The leak collector's tracking: every allocation the hooks (hooks.c)
+ * see gets a struct memleak_block, written into the index (index.c: its
+ * slot's record for a slab object) that maps any address to its block;
+ * the aliases of its size (aliases.c) and its trace (traces.c) go with
+ * it. Also the collector's state, its start-up and memleak_disable(),
+ * where every internal failure ends.
  *
  * Locking: memleak_lock (IRQs off) protects the index and the blocks; it
  * is taken with no allocator lock held, and inside it only the metadata
- * caches' slab and page-allocator locks are taken. Each CPU's log of
- * recent allocations (log.c) has a lock of its own, taken before
- * memleak_lock. Lock order: log lock -> memleak_lock -> slab cache lock
- * -> page allocator lock.
+ * caches' slab and page-allocator locks are taken. Lock order:
+ * memleak_lock -> slab cache lock -> page allocator lock.
  * The collector's own allocations come from slab caches too: a per-CPU
  * flag turns the hooks off while the collector runs on that CPU, so they
  * are never tracked (and never recurse).
@@ -287,7 +284,7 @@ void __init memleak_init(void)
 		memleak_disable("out of memory for aliases");
 	memleak.initialized = true;
 	early = memleak_early_replay();
-	memleak_init_logs();
+	memleak_init_hooks();
 	memleak_set_tracking(memleak.enabled);
 	memleak_leave(flags);
 	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "

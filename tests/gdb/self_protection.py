@@ -39,8 +39,6 @@ def run(k):
     gdb.execute("set var %s = 0" % CACHE)
     try:
         block = k.kmalloc(1 << 18)    # whole pages, outside slabs
-        # It waits in the CPU's log of recent allocations: get it a block.
-        k.call("memleak_flush_pending()")
     finally:
         gdb.execute("set var %s = 0x%x" % (CACHE, cache))
     if not block:

@@ -50,7 +50,6 @@ static inline int memleak_test_setup(void **state)
 static inline int memleak_test_teardown(void **state)
 {
 	(void)state;
-	memleak_flush_pending();
 	assert_true(memleak.enabled);
 	assert_int_equal(memleak.nr_blocks, 0);
 	assert_int_equal(host_irqs_off, 0);

@@ -26,11 +26,10 @@ static void scan_no_roots(void)
 }
 MEMLEAK_ROOT("index test", scan_no_roots);
 
-/* Tracked now, no waiting in the per-CPU log. */
+/* p tracked as a block of size bytes. */
 static void track_now(const void *p, size_t size)
 {
 	memleak_alloc(p, size, 1);
-	memleak_flush_pending();
 }
 
 static void forget(const void *p)
@@ -64,7 +63,6 @@ static bool page_used(const void *p)
 static int teardown(void **state)
 {
 	(void)state;
-	memleak_flush_pending();
 	assert_int_equal(memleak.nr_blocks, 0);
 	if (strstr(host_log(), "memleak: disabled"))
 		fail_msg("collector disabled itself:\n%s", host_log());
@@ -548,7 +546,6 @@ static void churn_free(struct churn *c, unsigned int i)
 	if (!c->p[i] || c->freed[i])
 		return;
 	forget(c->p[i]);
-	memleak_flush_pending();
 	c->freed[i] = true;
 }
 
