@@ -251,16 +251,20 @@ static __always_inline struct hook_cpu *hook_cpu(unsigned int *cpu)
 	return likely(!h->bypass) ? h : NULL;
 }
 
-/* Inside the collector, with its lock: the hook's work may allocate. */
+/*
+ * Inside the collector, with its lock: the hook's work may allocate.
+ * The bare lock: interrupts stay off while it is held, so this thread
+ * cannot be switched out meanwhile anyway.
+ */
 static __always_inline void hook_lock(struct hook_cpu *h)
 {
 	h->in_collector = true;
-	spin_lock(&memleak_lock);
+	raw_spin_lock(&memleak_lock);
 }
 
 static __always_inline void hook_unlock(struct hook_cpu *h)
 {
-	spin_unlock(&memleak_lock);
+	raw_spin_unlock(&memleak_lock);
 	h->in_collector = false;
 }
 

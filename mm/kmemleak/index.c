@@ -445,14 +445,24 @@ static inline struct page_entry *slab_slot(unsigned long addr, unsigned int *i)
 }
 
 /* The block in slot i of the slab of page entry e, if it holds addr. */
-static struct memleak_block *slot_holding(const struct page_entry *e,
-					  unsigned int i, unsigned long addr)
+static inline struct memleak_block *
+slot_holding(const struct page_entry *e, unsigned int i, unsigned long addr)
 {
 	struct memleak_block *b = records_of(e) + i;
 
 	if (record_used(b) && addr >= b->start && addr < block_end(b))
 		return b;
 	return NULL;
+}
+
+/*
+ * The entry of the first page of the slab at base, from the entry e of
+ * one of its pages at addr: the entries of a slab's pages lie in a row.
+ */
+static struct page_entry *first_entry(struct page_entry *e, unsigned long addr,
+				      unsigned long base)
+{
+	return e - ((addr - base) >> PAGE_SHIFT);
 }
 
 static void set_pages(unsigned long start, unsigned int nr,
@@ -517,38 +527,42 @@ static void drop_records(struct page_entry *first, unsigned long base)
 	retired_records = r;
 }
 
-/* Writes b into its slot's record of the slab of page entry e. */
-static struct memleak_block *insert_in_slab(const struct memleak_block *b,
+/*
+ * The slot at start takes a new block (e: the entry of start's page, in
+ * a slab with records): its record gets the block's start, size,
+ * min_count and flags (the caller writes the rest), and its bits say
+ * whether the block is simple.
+ */
+static struct memleak_block *insert_in_slab(unsigned long start, size_t size,
+					    int min_count,
 					    struct page_entry *e, int *err)
 {
 	const struct slab_shape *sh;
 	struct memleak_block *r;
-	struct page_entry *first;
 	struct bit_pair *bits;
 	unsigned long base;
 	unsigned int i;
 
-	*err = -ENOMEM;
-	if (!e)
-		return NULL;
 	sh = &shapes[e->shape];
-	base = b->start & sh->mask;
-	first = entry_of(base);
-	i = slot_number(sh, b->start - base);
+	base = start & sh->mask;
+	i = slot_number(sh, start - base);
 	*err = -ERANGE;
 	if (i >= sh->nr_slots ||
-	    block_end(b) > base + (unsigned long)(i + 1) * sh->size)
+	    start + max(size, (size_t)1) > base + (unsigned long)(i + 1) * sh->size)
 		return NULL;
 	r = records_of(e) + i;
 	*err = -EEXIST;
 	if (record_used(r))
 		return NULL;
-	*r = *b;
+	r->start = start;
+	r->size = size;
+	r->min_count = (s16)min_count;
+	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
 	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
 	if (block_is_simple(r, sh, base, i))
 		bits->simple |= bit_mask(i);
-	first->nr_used++;
+	first_entry(e, start, base)->nr_used++;
 	*err = 0;
 	return r;
 }
@@ -558,7 +572,7 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
 {
 	const struct slab_shape *sh = &shapes[e->shape];
 	unsigned long base = b->start & sh->mask;
-	struct page_entry *first = entry_of(base);
+	struct page_entry *first = first_entry(e, b->start, base);
 	unsigned int i = (unsigned int)(b - records_of(e));
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
@@ -763,22 +777,25 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	return !pos->tree_done;
 }
 
-struct memleak_block *memleak_index_insert(const struct memleak_block *b,
-					   int *err)
+struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
+					   int min_count, int *err)
 {
-	struct page_entry *e = entry_of(b->start);
+	struct page_entry *e = entry_of(start);
 	struct slab_geometry g;
 
-	/* A slab with tracked objects already: its records say all. */
+	/* A slab with records already: they say all. */
 	if (e && is_slab_shape(e->shape))
-		return insert_in_slab(b, e, err);
+		return insert_in_slab(start, size, min_count, e, err);
 	/* Each path checks overlaps its own way: one block per slot, or the tree. */
-	if (!slab_geometry_of((void *)b->start, &g))
-		return memleak_tree_insert(b, err);
+	if (!slab_geometry_of((void *)start, &g))
+		return memleak_tree_insert(start, size, min_count, err);
 	*err = -EEXIST;
 	if (e->shape == SHAPE_TREE)
 		return NULL;
-	return insert_in_slab(b, new_records(&g), err);
+	*err = -ENOMEM;
+	if (!new_records(&g))
+		return NULL;
+	return insert_in_slab(start, size, min_count, e, err);
 }
 
 void memleak_index_remove(struct memleak_block *b)

@@ -58,8 +58,8 @@ int memleak_tree_init(void);
 unsigned long memleak_tree_pages(void);
 void memleak_tree_shrink(void);
 struct memleak_block *memleak_tree_find(unsigned long addr);
-struct memleak_block *memleak_tree_insert(const struct memleak_block *b,
-					  int *err);
+struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
+					  int min_count, int *err);
 void memleak_tree_remove(struct memleak_block *b);
 void memleak_tree_unpin(void);
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,

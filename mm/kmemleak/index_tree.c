@@ -147,34 +147,37 @@ static bool covers_slab_blocks(const struct memleak_block *b)
 	return false;
 }
 
-struct memleak_block *memleak_tree_insert(const struct memleak_block *b,
-					  int *err)
+struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
+					  int min_count, int *err)
 {
-	unsigned long key = b->start >> PAGE_SHIFT;
-	struct memleak_block *before = last_start_at_or_before(block_end(b) - 1);
+	const struct memleak_block key = { .start = start, .size = size };
+	struct memleak_block *before = last_start_at_or_before(block_end(&key) - 1);
 	struct tree_block **link, *head, *new;
 
 	*err = -EEXIST;
-	if (before && block_end(before) > b->start)
+	if (before && block_end(before) > start)
 		return NULL;
-	if (covers_slab_blocks(b))
+	if (covers_slab_blocks(&key))
 		return NULL;
 	*err = -ENOMEM;
 	new = kmem_cache_alloc(block_cache, GFP_ATOMIC);
 	if (!new)
 		return NULL;
-	new->block = *b;
-	head = radix_tree_lookup(&block_tree, key);
-	if (!head || head->block.start > b->start) {
+	new->block = key;
+	new->block.min_count = (s16)min_count;
+	new->block.flags = MEMLEAK_ALLOCATED;
+	head = radix_tree_lookup(&block_tree, start >> PAGE_SHIFT);
+	if (!head || head->block.start > start) {
 		new->next = head;
 		*err = 0;
 		if (head)
-			radix_tree_replace(&block_tree, key, new);
+			radix_tree_replace(&block_tree, start >> PAGE_SHIFT, new);
 		else
-			*err = radix_tree_insert(&block_tree, key, new);
+			*err = radix_tree_insert(&block_tree, start >> PAGE_SHIFT,
+						 new);
 	} else {
 		link = &head->next;
-		while (*link && (*link)->block.start < b->start)
+		while (*link && (*link)->block.start < start)
 			link = &(*link)->next;
 		new->next = *link;
 		*link = new;
@@ -184,7 +187,7 @@ struct memleak_block *memleak_tree_insert(const struct memleak_block *b,
 		kmem_cache_free(block_cache, new);
 		return NULL;
 	}
-	mark_linear_pages(b);
+	mark_linear_pages(&key);
 	return &new->block;
 }
 

@@ -304,8 +304,21 @@ int memleak_traces_init(void);
 unsigned long memleak_traces_pages(void);
 /* Frees the unused traces kept for reuse. */
 void memleak_traces_shrink(void);
-void memleak_trace_get(struct memleak_trace *t);
-void memleak_trace_put(struct memleak_trace *t);
+/* The last reference to t went: it waits among the unused traces. */
+void memleak_trace_unused(struct memleak_trace *t);
+
+/* Inline: every allocation takes a reference, every free drops one. */
+static inline void memleak_trace_get(struct memleak_trace *t)
+{
+	t->refs++;
+}
+
+static inline void memleak_trace_put(struct memleak_trace *t)
+{
+	if (--t->refs == 0)
+		memleak_trace_unused(t);
+}
+
 /*
  * The stored copy of the context *key (a new one if needed), with a
  * reference taken; NULL when out of memory.
@@ -381,8 +394,6 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long jiffies,
 			  unsigned int cpu, const struct memleak_type *type);
 void memleak_delete_block(unsigned long start);
-/* The same without the warning: false when no block starts there. */
-bool memleak_try_delete_block(unsigned long start);
 /*
  * A hook off its fast path: before memleak_init() the operation goes to
  * the early log; with the collector running on this CPU (its own
@@ -474,12 +485,13 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
  */
 bool memleak_index_page_used(unsigned long addr);
 /*
- * Tracks a copy of b: written into its slot's record or a node of the
- * tree; NULL, with *err -EEXIST (overlap), -ERANGE (past its slab
- * object) or -ENOMEM, when it cannot.
+ * Places a new block: its slot's record (a slab object's) or a node of
+ * the tree, with start, size, min_count and flags (MEMLEAK_ALLOCATED)
+ * written; the caller writes every other field. NULL, with *err -EEXIST
+ * (overlap), -ERANGE (past its slab object) or -ENOMEM, when it cannot.
  */
-struct memleak_block *memleak_index_insert(const struct memleak_block *b,
-					   int *err);
+struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
+					   int min_count, int *err);
 /*
  * Takes b out of the index and frees its record (flags 0: no longer
  * MEMLEAK_ALLOCATED); what holds the record's memory is given back at

@@ -123,11 +123,11 @@ static void free_trace(struct memleak_trace *t)
 static struct memleak_trace *unused_traces[UNUSED_TRACES];
 static unsigned int unused_next;
 
-static void put_trace(struct memleak_trace *t)
+void memleak_trace_unused(struct memleak_trace *t)
 {
 	struct memleak_trace *oldest;
 
-	if (--t->refs || t->parked)
+	if (t->parked)
 		return;
 	oldest = unused_traces[unused_next];
 	unused_traces[unused_next] = t;
@@ -152,16 +152,6 @@ static void free_unused_traces(void)
 		if (!t->refs)
 			free_trace(t);
 	}
-}
-
-void memleak_trace_get(struct memleak_trace *t)
-{
-	t->refs++;
-}
-
-void memleak_trace_put(struct memleak_trace *t)
-{
-	put_trace(t);
 }
 
 void memleak_traces_shrink(void)

@@ -108,31 +108,28 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long when,
 			  unsigned int cpu, const struct memleak_type *type)
 {
-	struct memleak_block new, *b;
+	struct memleak_block *b;
 	int err;
 
 	if (!trace) {
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
-	new = (struct memleak_block){
-		.start = start,
-		.size = size,
-		.min_count = (s16)min_count,
-		.flags = MEMLEAK_ALLOCATED | (memleak.marking ? MEMLEAK_NEW : 0),
-		.cpu = (u8)cpu,
-		.type = memleak_type_id(type, size),
-		.jiffies = when,
-		.aliases = memleak_aliases_of_size(size),
-		.trace = trace,
-	};
-	b = memleak_index_insert(&new, &err);
+	b = memleak_index_insert(start, size, min_count, &err);
 	if (!b) {
 		refuse_block(start, size, trace, err);
 		return;
 	}
+	b->trace = trace;
+	b->aliases = memleak_aliases_of_size(size);
+	b->jiffies = when;
+	b->checksum = 0;
+	b->count = 0;
+	b->cpu = (u8)cpu;
+	b->type = memleak_type_id(type, size);
 	/* A block new to the running scan is not white in it: see there. */
-	if (b->flags & MEMLEAK_NEW) {
+	if (memleak.marking) {
+		b->flags |= MEMLEAK_NEW;
 		b->count = b->min_count;
 		memleak_index_mark(b);
 	}
@@ -149,12 +146,15 @@ static void orphan_freed(struct memleak_block *b)
 	dump_stack();
 }
 
-bool memleak_try_delete_block(unsigned long start)
+void memleak_delete_block(unsigned long start)
 {
 	struct memleak_block *b = memleak_index_find(start);
 
-	if (!b || b->start != start)
-		return false;
+	if (!b || b->start != start) {
+		printk("memleak: freeing unknown object at 0x%08lx\n", start);
+		dump_stack();
+		return;
+	}
 	if (b->flags & MEMLEAK_REPORTED) {
 		memleak.nr_freed_after_report++;
 		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
@@ -165,15 +165,6 @@ bool memleak_try_delete_block(unsigned long start)
 		memleak_free_extra(b);
 	memleak_trace_put(b->trace);
 	memleak_index_remove(b);
-	return true;
-}
-
-void memleak_delete_block(unsigned long start)
-{
-	if (!memleak_try_delete_block(start)) {
-		printk("memleak: freeing unknown object at 0x%08lx\n", start);
-		dump_stack();
-	}
 }
 
 /*
