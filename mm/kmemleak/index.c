@@ -766,6 +766,8 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 		if (e->nr_used)
 			n += walk_slab(records_of(e), shapes[e->shape].nr_slots,
 				       &pos->slot, max - n, visit, ctx);
+		else
+			pos->slot = 0;	/* none left in it */
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;
