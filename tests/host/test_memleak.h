@@ -58,8 +58,7 @@ static inline int memleak_test_teardown(void **state)
 
 /*
  * A block of size zeroed bytes, tracked with min_count references
- * needed. It waits in this CPU's log of recent allocations until
- * something reads the blocks (a scan, dump, stats, an annotation).
+ * needed.
  */
 static inline void *track(size_t size, int min_count)
 {
