@@ -163,12 +163,17 @@ static void walk_chain(struct last_chain *c, unsigned long fp, u64 switches)
 	c->ended = c->nr_entries < c->skip + MEMLEAK_TRACE_LENGTH;
 }
 
-/* The stored trace of chain c and the running thread; NULL on OOM. */
+/*
+ * The stored trace of chain c and the running thread; NULL on OOM. The
+ * key is not cleared first: the lookup reads its fields set here, and
+ * entries up to nr_entries.
+ */
 static struct memleak_trace *intern_chain(const struct last_chain *c)
 {
 	unsigned int n = min(c->nr_entries - c->skip, MEMLEAK_TRACE_LENGTH);
-	struct memleak_trace key = { .nr_entries = n };
+	struct memleak_trace key;
 
+	key.nr_entries = (u16)n;
 	task_current_identity(key.comm, sizeof(key.comm), &key.pid);
 	for (unsigned int i = 0; i < n; i++)
 		key.entries[i] = stack_chain_call_site(c->rets[c->skip + i]);

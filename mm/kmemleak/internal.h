@@ -55,7 +55,8 @@ struct memleak_trace {
 	int pid;
 	u16 nr_entries;
 	u8 parked;		/* in the ring of unused traces */
-	char comm[MEMLEAK_COMM_LEN];
+	/* Word-aligned: task_current_identity() copies it by words. */
+	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	unsigned long entries[MEMLEAK_TRACE_LENGTH];
 };
 

@@ -47,14 +47,16 @@ unsigned long memleak_traces_pages(void)
 	return memleak_cache_pages(trace_cache);
 }
 
+/*
+ * The pid and the call sites; not the name, which the pid stands for
+ * (same_trace() still compares it).
+ */
 static u32 hash_trace(const struct memleak_trace *t)
 {
 	u32 h = 2166136261u ^ (u32)t->pid;
 
 	for (unsigned int i = 0; i < t->nr_entries; i++)
 		h = (h ^ (u32)t->entries[i]) * 16777619u;
-	for (const char *c = t->comm; *c; c++)
-		h = (h ^ (u8)*c) * 16777619u;
 	return h;
 }
 
@@ -94,6 +96,7 @@ struct memleak_trace *memleak_intern_trace(struct memleak_trace *key)
 		return NULL;
 	*t = *key;
 	t->refs = 1;
+	t->parked = 0;
 	t->hash_next = *bucket;
 	*bucket = t;
 	memleak.nr_traces++;
