@@ -533,9 +533,9 @@ static void drop_records(struct page_entry *first, unsigned long base)
  * min_count and flags (the caller writes the rest), and its bits say
  * whether the block is simple.
  */
-static struct memleak_block *insert_in_slab(unsigned long start, size_t size,
-					    int min_count,
-					    struct page_entry *e, int *err)
+static __always_inline struct memleak_block *
+insert_in_slab(unsigned long start, size_t size, int min_count,
+	       struct page_entry *e, int *err)
 {
 	const struct slab_shape *sh;
 	struct memleak_block *r;
