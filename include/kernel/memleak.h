@@ -140,6 +140,12 @@ unsigned long memleak_nr_free_pages(void);
 /* Gives back the metadata the collector keeps for reuse (slab shrinking). */
 void memleak_shrink(void);
 /*
+ * Gives the allocations still waiting in the per-CPU logs of recent
+ * allocations their blocks, as a scan does first: a benchmark calls it
+ * to count that work with the allocations that caused it.
+ */
+void memleak_flush_pending(void);
+/*
  * Runs one scan (reporting nothing) and fills *st with its figures.
  * Returns 0, -EBUSY when another scan runs or the collector is off, or
  * -ENODEV without the collector (mm/kmemleak/measure.c; its user is
@@ -201,6 +207,7 @@ static inline void memleak_scan_range(const void *start, const void *end)
 static inline void memleak_init(void) { }
 #define memleak_nr_free_pages() nr_free_pages()
 static inline void memleak_shrink(void) { }
+static inline void memleak_flush_pending(void) { }
 static inline int memleak_scan_measured(struct memleak_scan_stats *st)
 {
 	(void)st;

@@ -4,7 +4,9 @@
  * slow path every hook takes before memleak_init() (the early buffer,
  * early.c) or while the collector is busy on this CPU.
  *
- * Locking: memleak_lock, taken here.
+ * Locking: memleak_lock, taken here; the per-CPU logs are flushed first
+ * (their locks come before it), since the block an annotation names may
+ * still wait in one.
  */
 #include <kernel/memleak.h>
 #include <kernel/alloc_entry.h>
@@ -103,7 +105,8 @@ void memleak_annotate(enum memleak_op op, unsigned long ptr,
 /*
  * Runs an annotation (or, before memleak_init(), any operation) the
  * slow way: logged before init, applied after, ignored once the
- * collector is disabled.
+ * collector is disabled. Annotations first flush the logs: the block
+ * they name may still wait in one.
  */
 static __noinline void do_op(enum memleak_op type, const void *ptr,
 			     unsigned long offset, size_t size, int min_count,
@@ -113,6 +116,8 @@ static __noinline void do_op(enum memleak_op type, const void *ptr,
 
 	if (!ptr || !memleak_hook_enter(&flags))
 		return;
+	if (READ_ONCE(memleak.tracking))
+		memleak_flush_logs();
 	spin_lock(&memleak_lock);
 	if (!memleak.enabled)
 		goto out;

@@ -147,6 +147,7 @@ static int cmd_dump(int argc, char **argv)
 		printk("memleak dump: '%s' is not a hex address\n", argv[1]);
 		return 1;
 	}
+	memleak_flush_pending();
 	memleak_enter(&flags);
 	b = memleak_index_find(addr);
 	if (b)
@@ -163,6 +164,7 @@ static int cmd_dump(int argc, char **argv)
 static int cmd_stats(int argc, char **argv)
 {
 	(void)argc, (void)argv;
+	memleak_flush_pending();
 	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
 	printk("blocks tracked: %lu (%lu backtraces, %lu alias offsets)\n",
 	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);

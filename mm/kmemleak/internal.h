@@ -2,7 +2,7 @@
  * The leak collector's private data structures and the interfaces its
  * files offer each other (mm/kmemleak/, docs/memleak.md):
  *
- *   tracking.c    blocks made and freed, the collector's state, start-up
+ *   tracking.c    blocks, the collector's state, start-up
  *   index.c       address -> block (page entry -> shape, bits, records)
  *   index_tree.c  the blocks outside slabs, in a tree of start pages
  *   traces.c      allocation contexts, stored once each
@@ -13,7 +13,7 @@
  *   annotations.c memleak_padding(), _not_leak(), _ignore(), _scan_area()
  *   suppress.c    patterns that leave known leaks out; not-leak/ignore ADDR
  *   suppress_pattern.c  the patterns' checks, matching and file syntax
- *   hooks.c       memleak_alloc(), memleak_free(); each CPU's last call chain
+ *   log.c         the hooks' fast path: per-CPU logs of recent allocations
  *   queue.c       the scan's queues of blocks
  *   scan.c        the scan, and its confirmation with the world stopped
  *   classify.c    suspects sorted: direct, indirect, possibly lost
@@ -41,6 +41,8 @@
  * -> kmalloc, vzalloc -> vmalloc_caller are 2; the rest is a margin.
  */
 #define MEMLEAK_ALLOC_FRAMES 4
+/* Allocations each CPU keeps in its log before they become blocks. */
+#define MEMLEAK_PENDING_ALLOCS 16
 #define MEMLEAK_COMM_LEN 16
 
 /*
@@ -51,7 +53,7 @@
 struct memleak_trace {
 	struct memleak_trace *hash_next;
 	u32 hash;
-	u32 refs;		/* blocks, report holders, CPUs' last chains */
+	u32 refs;		/* blocks (and report holders) using it */
 	int pid;
 	u16 nr_entries;
 	u8 parked;		/* in the ring of unused traces */
@@ -353,7 +355,7 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 			      unsigned long *flags);
 /*
  * Type findings: forgotten at the start of each scan; confirmed (or
- * dropped) at its end, no lock held; printed by
+ * dropped) at its end, no lock held, the logs flushed; printed by
  * 'memleak' after the leaks. memleak_print_type_findings() returns how
  * many it printed.
  */
@@ -395,6 +397,8 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 			  struct memleak_trace *trace, unsigned long jiffies,
 			  unsigned int cpu, const struct memleak_type *type);
 void memleak_delete_block(unsigned long start);
+/* The same without the warning: false when no block starts there. */
+bool memleak_try_delete_block(unsigned long start);
 /*
  * A hook off its fast path: before memleak_init() the operation goes to
  * the early log; with the collector running on this CPU (its own
@@ -506,7 +510,7 @@ void memleak_index_unpin(void);
  */
 bool memleak_index_slab_released(unsigned long base);
 
-/* hooks.c */
+/* log.c */
 /*
  * Interrupts off and this CPU marked as inside the collector, so that
  * its own allocations are not tracked; false (interrupts as they were)
@@ -516,7 +520,7 @@ bool memleak_hook_enter(unsigned long *flags);
 void memleak_hook_leave(unsigned long flags);
 /* Whether this CPU runs the collector (interrupts off). */
 bool memleak_in_collector(void);
-/* The same, with memleak_lock taken: the collector's own code. */
+/* The same, for the scan: with memleak_lock taken. */
 void memleak_enter(unsigned long *flags);
 void memleak_leave(unsigned long flags);
 /*
@@ -524,8 +528,14 @@ void memleak_leave(unsigned long flags);
  * tests turn a disabled collector back on with it).
  */
 void memleak_set_tracking(bool on);
+/* Scans the allocations waiting in the logs; the world stopped. */
+void memleak_scan_pending(void);
+/* Gives the allocations still waiting in the per-CPU logs their blocks. */
+void memleak_flush_pending(void);
+/* The same, from inside the collector (memleak_hook_enter()), no lock held. */
+void memleak_flush_logs(void);
 /* At memleak_init(), before tracking starts. */
-void memleak_init_hooks(void);
+void memleak_init_logs(void);
 
 /*
  * classify.c: sets MEMLEAK_INDIRECT on the suspects of the queue that

@@ -726,8 +726,9 @@ static void note_confirmed(struct memleak_queue *list)
 
 /*
  * Step 5. The other CPUs are parked (memleak_stop_world()), so nothing
- * moves: the roots, the live stacks (whatever memleak.stack_scan says)
- * and every non-white block are read once more, and a white block referenced from there turns
+ * moves: the roots, the live stacks (whatever memleak.stack_scan says),
+ * the allocations still waiting in the logs and every non-white block
+ * are read once more, and a white block referenced from there turns
  * gray and is read too. The pause is timed for 'memleak stats'.
  */
 static void confirm_white_blocks(struct memleak_queue *list)
@@ -751,6 +752,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	scan_unlock(flags);
 	memleak_walk_blocks(scan_if_not_white, NULL);
 	scan_roots();
+	memleak_scan_pending();
 	drain_gray_list();
 	scan_lock(&flags);
 	note_confirmed(list);
@@ -883,6 +885,7 @@ int memleak_scan(void)
 	unsigned long start = jiffies, flags;
 	u64 t0;
 
+	memleak_flush_pending();
 	t0 = arch_cycles();
 	if (!memleak_claim_scan())
 		return -EBUSY;

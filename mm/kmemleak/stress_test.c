@@ -316,6 +316,7 @@ static void test_scan_during_alloc_free(struct ktest *t)
 	KEXPECT_EQ(t, false_reports, 0);
 	free_leaks();
 	/* Freed during a scan or not, no block of theirs is left behind. */
+	memleak_flush_pending();
 	memleak_walk_blocks(count_block, &c);
 	KEXPECT_EQ(t, c.blocks, 0);
 	KEXPECT_EQ(t, kmem_cache_destroy(stress_cache), 0);

@@ -250,6 +250,7 @@ static unsigned long block_start_of(const char *cmd, const char *arg)
 		printk("memleak %s: '%s' is not a hex address\n", cmd, arg);
 		return 0;
 	}
+	memleak_flush_pending();
 	memleak_enter(&flags);
 	b = memleak_index_find(addr);
 	if (b && (b->flags & MEMLEAK_ALLOCATED))

@@ -1,15 +1,18 @@
 /*
- * The leak collector's tracking: every allocation the hooks (hooks.c)
- * see gets a struct memleak_block, written into the index (index.c: its
- * slot's record for a slab object) that maps any address to its block;
- * the aliases of its size (aliases.c) and its trace (traces.c) go with
- * it. Also the collector's state, its start-up and memleak_disable(),
- * where every internal failure ends.
+ * The leak collector's tracking: every allocation that lives long
+ * enough to leave its CPU's log (log.c) gets a struct memleak_block,
+ * written into the index (index.c: its slot's record for a slab object)
+ * that maps any address to its block; the aliases of its size
+ * (aliases.c) and its trace (traces.c) go with it. Also the collector's
+ * state, its start-up and memleak_disable(), where every internal
+ * failure ends.
  *
  * Locking: memleak_lock (IRQs off) protects the index and the blocks; it
  * is taken with no allocator lock held, and inside it only the metadata
- * caches' slab and page-allocator locks are taken. Lock order:
- * memleak_lock -> slab cache lock -> page allocator lock.
+ * caches' slab and page-allocator locks are taken. Each CPU's log of
+ * recent allocations (log.c) has a lock of its own, taken before
+ * memleak_lock. Lock order: log lock -> memleak_lock -> slab cache lock
+ * -> page allocator lock.
  * The collector's own allocations come from slab caches too: a per-CPU
  * flag turns the hooks off while the collector runs on that CPU, so they
  * are never tracked (and never recurse).
@@ -146,15 +149,12 @@ static void orphan_freed(struct memleak_block *b)
 	dump_stack();
 }
 
-void memleak_delete_block(unsigned long start)
+bool memleak_try_delete_block(unsigned long start)
 {
 	struct memleak_block *b = memleak_index_find(start);
 
-	if (!b || b->start != start) {
-		printk("memleak: freeing unknown object at 0x%08lx\n", start);
-		dump_stack();
-		return;
-	}
+	if (!b || b->start != start)
+		return false;
 	if (b->flags & MEMLEAK_REPORTED) {
 		memleak.nr_freed_after_report++;
 		if (IS_ENABLED(CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING))
@@ -165,6 +165,15 @@ void memleak_delete_block(unsigned long start)
 		memleak_free_extra(b);
 	memleak_trace_put(b->trace);
 	memleak_index_remove(b);
+	return true;
+}
+
+void memleak_delete_block(unsigned long start)
+{
+	if (!memleak_try_delete_block(start)) {
+		printk("memleak: freeing unknown object at 0x%08lx\n", start);
+		dump_stack();
+	}
 }
 
 /*
@@ -275,7 +284,7 @@ void __init memleak_init(void)
 		memleak_disable("out of memory for aliases");
 	memleak.initialized = true;
 	early = memleak_early_replay();
-	memleak_init_hooks();
+	memleak_init_logs();
 	memleak_set_tracking(memleak.enabled);
 	memleak_leave(flags);
 	printk("memleak: tracking %lu blocks (%u early), %d aliases from %u "

@@ -16,8 +16,9 @@
  *   freed       it points to a free slab object of a tracked cache: a
  *               dangling pointer, a use after free waiting to happen.
  *
- * Each such pointer is a finding, confirmed after the scan (its blocks
- * looked up again by address) and printed by 'memleak' with the allocation
+ * Each such pointer is a finding, confirmed after the scan with the
+ * per-CPU logs flushed (a block allocated during the scan may still wait
+ * in a log and look free) and printed by 'memleak' with the allocation
  * traces of both blocks. 'memleak typed=off' scans every block
  * conservatively and checks nothing, to compare.
  *
@@ -184,8 +185,9 @@ static bool on_same_list(const struct memleak_type *type, unsigned long off,
  * nothing is. The block it points into is known from the index and its
  * slot's record (memleak_index_peek(): its start and type, no range
  * check), the one miss on a random heap. A value in no
- * block may point to a free slab object: else it is a global, a stack
- * address, list poison, NULL.
+ * block may point to a free slab object (one freed while it still
+ * waited in a log never grew the blocks' bounds): else it is a global,
+ * a stack address, list poison, NULL.
  */
 static int check_value(const struct memleak_field *field, unsigned long value)
 {
@@ -292,6 +294,7 @@ void memleak_types_confirm(void)
 
 	if (!nr_findings)
 		return;
+	memleak_flush_pending();
 	memleak_enter(&flags);
 	for (unsigned int i = 0; i < nr_findings; i++)
 		if (still_holds(&findings[i]))
@@ -411,6 +414,7 @@ static void count_block(struct memleak_block *b, void *ctx)
 /* Counts the blocks scanned as blocks (not ignored) by type. */
 static void take_census(void)
 {
+	memleak_flush_pending();
 	memset(census_blocks, 0, sizeof(census_blocks));
 	memset(census_bytes, 0, sizeof(census_bytes));
 	memleak_walk_blocks(count_block, NULL);

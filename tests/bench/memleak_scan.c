@@ -84,6 +84,7 @@ static void build_graph(void)
 					(unsigned long)
 						blocks[FANOUT * i + 1 + c];
 	root = (unsigned long)blocks[0];
+	memleak_flush_pending();
 	if (!memleak.enabled || memleak.nr_blocks != NR_BLOCKS)
 		die("the collector did not track every block");
 }

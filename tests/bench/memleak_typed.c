@@ -120,6 +120,7 @@ static void build_heap(void)
 		live[i] = live[j];
 		live[j] = t;
 	}
+	memleak_flush_pending();
 	if (!memleak.enabled || memleak.nr_blocks < NR_NODES)
 		die("the collector did not track every node");
 }

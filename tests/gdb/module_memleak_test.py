@@ -24,6 +24,7 @@ def module_blocks(k, before):
     text = (ulong(symbol_value("__text_start").address),
             ulong(symbol_value("__text_end").address))
     found = []
+    memleak.flush_pending()
     for b in memleak.all_blocks():
         if b.start in before or not b.has("ALLOCATED"):
             continue
@@ -36,6 +37,7 @@ def module_blocks(k, before):
 
 def run(k):
     name = kcall.kstring("memleak_test")   # its buffer is not the module's
+    memleak.flush_pending()
     before = {b.start for b in memleak.all_blocks()}
     err = int(k.call("module_load((const char *)0x%x, 0, (char **)0)" % name))
     if err:

@@ -3,8 +3,8 @@
 GDB takes the collector's cache of blocks outside slabs away ('block_cache'
 set to NULL in mm/kmemleak/index_tree.c), so the next tracked large
 allocation (a slab object's block is its slot's record, already there)
-cannot get its metadata, exactly as when that cache runs out of
-memory. The kmalloc
+cannot get its metadata (when its CPU's log of recent allocations is
+flushed), exactly as when that cache runs out of memory. The kmalloc
 itself must still succeed; the collector must say once why it stops and
 disable itself (no panic); afterwards allocations and frees (also of
 blocks it tracked before) work without a word from it, 'memleak' says it
@@ -39,6 +39,8 @@ def run(k):
     gdb.execute("set var %s = 0" % CACHE)
     try:
         block = k.kmalloc(1 << 18)    # whole pages, outside slabs
+        # It waits in the CPU's log of recent allocations: get it a block.
+        k.call("memleak_flush_pending()")
     finally:
         gdb.execute("set var %s = 0x%x" % (CACHE, cache))
     if not block:

@@ -50,6 +50,7 @@ static inline int memleak_test_setup(void **state)
 static inline int memleak_test_teardown(void **state)
 {
 	(void)state;
+	memleak_flush_pending();
 	assert_true(memleak.enabled);
 	assert_int_equal(memleak.nr_blocks, 0);
 	assert_int_equal(host_irqs_off, 0);
@@ -58,7 +59,8 @@ static inline int memleak_test_teardown(void **state)
 
 /*
  * A block of size zeroed bytes, tracked with min_count references
- * needed.
+ * needed. It waits in this CPU's log of recent allocations until
+ * something reads the blocks (a scan, dump, stats, an annotation).
  */
 static inline void *track(size_t size, int min_count)
 {

@@ -54,6 +54,7 @@ static const struct memleak_trace *trace_of(const void *p)
 {
 	const struct memleak_block *b;
 
+	memleak_flush_pending();
 	b = memleak_lookup_block((unsigned long)p);
 	assert_non_null(b);
 	assert_non_null(b->trace);

@@ -239,6 +239,7 @@ static void test_reads_word(void **state)
 	struct memleak_block *b;
 
 	(void)state;
+	memleak_flush_pending();
 	b = memleak_index_find((unsigned long)o);
 	assert_non_null(b);
 	assert_true(memleak_reads_word(b, offsetof(struct h_owner, next)));

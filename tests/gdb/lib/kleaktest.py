@@ -265,6 +265,7 @@ class Kernel:
         raise ScenarioFailure("no container_of() alias in this kernel")
 
     def block_aliases(self, addr):
+        memleak.flush_pending()
         b = memleak.find_block(addr)
         if b is None or b.start != addr:
             raise ScenarioFailure("0x%08x is not a tracked block" % addr)

@@ -160,6 +160,53 @@ def all_blocks():
                                          b.start))
 
 
+def pending_allocs():
+    """Allocations that still wait in the per-CPU logs of recent ones
+    (mm/kmemleak/log.c, pending_logs): not yet blocks in the index. One dict per
+    allocation: start, size, cpu, comm, pid, entries. Reads memory only."""
+    require_collector()
+    logs = symbol_value("pending_logs")
+    mask = (1 << (8 * word_size())) - 1
+    found = []
+    for cpu in range(logs.type.range()[1] + 1):
+        log = logs[cpu]
+        first = ulong(log["allocs"][0].address)
+        size = log["allocs"][0].type.sizeof
+        for i in range((ulong(log["next"]) - first) // size):
+            a = log["allocs"][i]
+            inv = ulong(a["start_inv"])
+            if not inv:
+                continue            # cancelled by a free
+            c = a["ctx"].dereference()
+            nr = min(int(c["nr_entries"]), c["rets"].type.range()[1] + 1)
+            # The first skip records are the allocators' (log.c): as the
+            # trace the kernel will intern, from the caller on.
+            skip = int(c["skip"])
+            length = struct_type("memleak_trace")["entries"].type.range()[1] + 1
+            found.append({"start": ~inv & mask, "size": int(a["size"]),
+                          "cpu": cpu, "comm": c_string(c["comm"]),
+                          "pid": int(c["pid"]),
+                          "entries": [call_site(ulong(c["rets"][j]))
+                                      for j in range(skip, nr)][:length]})
+    return found
+
+
+def call_site(ret):
+    """The call instruction a return address goes back after, as the
+    kernel's stack_call_address() (arch/<arch>/include/asm/unwind.h) names
+    it in traces: the bl 4 bytes back on ARM; on i386 a byte back, inside
+    the call."""
+    return ret - (4 if source.arch_name() == "arm" else 1)
+
+
+def flush_pending():
+    """Gives the waiting allocations their blocks: calls the kernel's
+    memleak_flush_pending() (the CPU must be at a safe stop)."""
+    require_collector()
+    with kcall.KernelCalls():
+        kcall.call("memleak_flush_pending()")
+
+
 def suspects():
     """The blocks the last scan marked as suspected leaks, still allocated."""
     return [b for b in all_blocks() if b.has("SUSPECT") and b.has("ALLOCATED")]
@@ -390,6 +437,15 @@ memory only: safe at any stop."""
                 b.flag_letters(), who, caller_text(pc)))
             shown += 1
         print("%d of %d blocks" % (shown, len(blocks)))
+        pending = pending_allocs()
+        if pending and not only_suspects and not only_white:
+            print("%d allocations wait in the per-CPU logs (blocks once a "
+                  "scan or memleak_flush_pending() runs):" % len(pending))
+            for a in pending:
+                pc = caller(a)
+                print("0x%08x %7d CPU %-3d %-12s %s" % (
+                    a["start"], a["size"], a["cpu"],
+                    "%s/%d" % (a["comm"], a["pid"]), caller_text(pc)))
 
 
 class MemleakDump(gdb.Command):
@@ -413,6 +469,16 @@ its first BYTES bytes (default 32). Reads memory only."""
         nbytes = parse_int(args[1], "bytes") if len(args) == 2 else 32
         b = find_block(addr)
         if b is None:
+            for a in pending_allocs():
+                if a["start"] <= addr < a["start"] + max(a["size"], 1):
+                    print("block 0x%08x-0x%08x (size %d) waits in CPU %d's "
+                          "log of recent allocations (not in the index yet)"
+                          % (a["start"], a["start"] + a["size"] - 1,
+                             a["size"], a["cpu"]))
+                    print('  comm "%s", pid %d' % (a["comm"], a["pid"]))
+                    for pc in a["entries"]:
+                        print("\n".join(frame_lines(pc)))
+                    return
             raise KleakError("0x%08x is not inside any tracked block" % addr)
         print("block 0x%08x-0x%08x (size %d), %s after the last scan" % (
             b.start, b.start + b.size - 1, b.size, b.colour()))

@@ -1,9 +1,11 @@
 /*
- * Self-test of the collector's hooks (mm/kmemleak/hooks.c): an
- * allocation is a block at once, with the time, CPU and thread of its
- * allocation, and a free takes it out, on any CPU; a pair leaves
- * nothing behind; each CPU's last call chain gives the trace a walk
- * gives, for the thread (or interrupt handler) that allocates.
+ * Self-test of the collector's per-CPU logs of recent allocations
+ * (mm/kmemleak/log.c): an allocation freed while it waits never becomes
+ * a block,
+ * one that lives is found by whatever reads the blocks, with the time,
+ * CPU and thread of its allocation; a full log makes room by itself; a
+ * free on another CPU finds its block; annotations apply to waiting
+ * blocks; and a reused allocation context gives the trace a walk gives.
  */
 #include <kernel/irq.h>
 #include <kernel/kallsyms.h>
@@ -19,8 +21,8 @@
 #include <kernel/timer.h>
 #include "internal.h"
 
-/* The block starting at p in the index; NULL if none. */
-static struct memleak_block *block_at(const void *p)
+/* The block starting at p in the index (no flush); NULL if none. */
+static struct memleak_block *block_in_tree(const void *p)
 {
 	struct memleak_block *b;
 	unsigned long flags;
@@ -33,22 +35,30 @@ static struct memleak_block *block_at(const void *p)
 	return b;
 }
 
-static void test_pairs_leave_nothing(struct ktest *t)
+static struct memleak_block *block_after_flush(const void *p)
 {
-	unsigned long before = memleak.nr_blocks;
+	memleak_flush_pending();
+	return block_in_tree(p);
+}
+
+static void test_pair_never_reaches_the_tree(struct ktest *t)
+{
+	unsigned long before;
 	void *p;
 
+	memleak_flush_pending();
+	before = memleak.nr_blocks;
 	for (int i = 0; i < 1000; i++) {
 		p = kmalloc(48, GFP_KERNEL);
 		KEXPECT(t, p != NULL);
-		KEXPECT(t, block_at(p) != NULL);
+		KEXPECT(t, block_in_tree(p) == NULL);
 		kfree(p);
-		KEXPECT(t, block_at(p) == NULL);
 	}
+	memleak_flush_pending();
 	KEXPECT_EQ(t, memleak.nr_blocks, before);
 }
 
-static void test_block_at_once(struct ktest *t)
+static void test_waiting_block_is_found(struct ktest *t)
 {
 	unsigned long then = jiffies;
 	unsigned int cpu;
@@ -59,9 +69,10 @@ static void test_block_at_once(struct ktest *t)
 	flags = irq_save();
 	cpu = smp_processor_id();
 	p = kmalloc(40, GFP_KERNEL);
-	b = block_at(p);
 	irq_restore(flags);
 	KEXPECT(t, p != NULL);
+	KEXPECT(t, block_in_tree(p) == NULL);
+	b = block_after_flush(p);
 	KEXPECT(t, b != NULL);
 	if (b) {
 		KEXPECT_EQ(t, b->size, 40);
@@ -71,7 +82,34 @@ static void test_block_at_once(struct ktest *t)
 		KEXPECT(t, strcmp(b->trace->comm, current->name) == 0);
 	}
 	kfree(p);
-	KEXPECT(t, block_at(p) == NULL);
+	KEXPECT(t, block_in_tree(p) == NULL);
+}
+
+/* More allocations than a log holds: the older ones go to the tree. */
+static void test_full_log_makes_room(struct ktest *t)
+{
+	enum { N = 3 * MEMLEAK_PENDING_ALLOCS };
+	void *p[N];
+	unsigned int in_tree = 0;
+
+	/* One CPU throughout: the log filled is this CPU's. */
+	unsigned long flags = irq_save();
+
+	for (int i = 0; i < N; i++)
+		p[i] = kmalloc(24, GFP_ATOMIC);
+	for (int i = 0; i < N; i++)
+		in_tree += block_in_tree(p[i]) != NULL;
+	irq_restore(flags);
+	KEXPECT(t, in_tree >= N - MEMLEAK_PENDING_ALLOCS);
+	for (int i = 0; i < N; i += 2)
+		kfree(p[i]);
+	memleak_flush_pending();
+	for (int i = 0; i < N; i++)
+		KEXPECT(t, (block_in_tree(p[i]) != NULL) == (i % 2 == 1));
+	for (int i = 1; i < N; i += 2)
+		kfree(p[i]);
+	for (int i = 0; i < N; i++)
+		KEXPECT(t, block_in_tree(p[i]) == NULL);
 }
 
 static void *cross_block;
@@ -92,7 +130,7 @@ static int free_on_cpu(void *arg)
 
 static int run_bound(int (*fn)(void *), unsigned int cpu)
 {
-	struct thread *th = kthread_create(fn, NULL, "kt-mlhook");
+	struct thread *th = kthread_create(fn, NULL, "kt-mllog");
 
 	if (!th)
 		return -1;
@@ -105,7 +143,7 @@ static int run_bound(int (*fn)(void *), unsigned int cpu)
 	return kthread_join(th, NULL);
 }
 
-/* Allocated on one CPU, freed on another. */
+/* Allocated on one CPU (still in its log), freed on another. */
 static void test_free_on_another_cpu(struct ktest *t)
 {
 	unsigned long before;
@@ -114,15 +152,30 @@ static void test_free_on_another_cpu(struct ktest *t)
 		printk("    # one CPU: nothing to cross\n");
 		return;
 	}
+	memleak_flush_pending();
 	before = memleak.nr_blocks;
 	KEXPECT_EQ(t, run_bound(alloc_on_cpu, 1), 0);
 	KEXPECT(t, cross_block != NULL);
-	KEXPECT(t, block_at(cross_block) != NULL);
 	KEXPECT_EQ(t, run_bound(free_on_cpu, 0), 0);
-	KEXPECT(t, block_at(cross_block) == NULL);
+	KEXPECT(t, block_after_flush(cross_block) == NULL);
 	KEXPECT_EQ(t, memleak.nr_blocks, before);
 	KEXPECT(t, memleak.enabled);
 	cross_block = NULL;
+}
+
+static void test_annotations_on_waiting_blocks(struct ktest *t)
+{
+	void *kept = kmalloc(64, GFP_KERNEL), *black = kmalloc(64, GFP_KERNEL);
+	struct memleak_block *b;
+
+	memleak_not_leak(kept);
+	memleak_ignore(black);
+	b = block_after_flush(kept);
+	KEXPECT(t, b && b->min_count == 0);
+	b = block_in_tree(black);
+	KEXPECT(t, b && block_is_black(b));
+	kfree(kept);
+	kfree(black);
 }
 
 static __attribute__((noipa)) void *alloc_here(void)
@@ -148,11 +201,11 @@ static const char *frame_name(const struct memleak_block *b, unsigned int i)
 
 /*
  * The second allocation from the same place reuses the first one's
- * chain (same thread, same frame records); one from elsewhere does
+ * context (same thread, same frame records); one from elsewhere does
  * not. Every trace must be what a walk gives, less the allocator's
  * frames: the function that called kmalloc(), then its caller.
  */
-static void test_reused_chain_gives_the_same_trace(struct ktest *t)
+static void test_reused_context_gives_the_same_trace(struct ktest *t)
 {
 	struct memleak_block *a, *b, *c;
 	void *p[3];
@@ -163,9 +216,9 @@ static void test_reused_chain_gives_the_same_trace(struct ktest *t)
 	for (int i = 0; i < n; i++)
 		p[i] = alloc_here();
 	p[2] = alloc_there();
-	a = block_at(p[0]);
-	b = block_at(p[1]);
-	c = block_at(p[2]);
+	a = block_after_flush(p[0]);
+	b = block_in_tree(p[1]);
+	c = block_in_tree(p[2]);
 	KEXPECT(t, a && b && c);
 	if (a && b && c) {
 		KEXPECT(t, a->trace == b->trace);
@@ -192,7 +245,7 @@ static __attribute__((noipa)) void *via_other(void)
 /*
  * Two allocations whose chains differ only deeper than the allocator and
  * its caller (the hook's frame at the same address both times): the
- * second must not take the first one's trace, so the deeper records
+ * second must not take the first one's context, so the deeper records
  * are compared too.
  */
 static void test_deeper_records_compared(struct ktest *t)
@@ -206,8 +259,8 @@ static void test_deeper_records_compared(struct ktest *t)
 	p = via_one();
 	q = via_other();
 	irq_restore(flags);
-	a = block_at(p);
-	b = block_at(q);
+	a = block_after_flush(p);
+	b = block_in_tree(q);
 	KEXPECT(t, a && b && a->trace != b->trace);
 	KEXPECT(t, strcmp(frame_name(a, 0), "alloc_here") == 0);
 	KEXPECT(t, strcmp(frame_name(a, 1), "via_one") == 0);
@@ -217,31 +270,32 @@ static void test_deeper_records_compared(struct ktest *t)
 }
 
 /*
- * Call chains that change at every allocation, some blocks freed at
- * once, others kept: every kept block has its own chain's trace and
- * this thread's name, and the last chain's trace is given back when the
- * next one replaces it (no trace is lost or freed too early).
+ * More call chains than a log has context slots, some blocks freed at
+ * once, others kept: slots are reused (all of them when nothing waits,
+ * after a flush when all are taken), and every kept block still has
+ * its own trace and this thread's name.
  */
-static void test_alternating_chains(struct ktest *t)
+static void test_more_contexts_than_slots(struct ktest *t)
 {
-	enum { N = 48 };
+	enum { N = 3 * MEMLEAK_PENDING_ALLOCS };
 	void *kept[N];
 	unsigned long flags;
 
+	/* One CPU throughout: every context goes to this CPU's log. */
 	flags = irq_save();
 	for (int i = 0; i < N; i++) {
 		kfree(i % 3 ? alloc_there() : alloc_here());
 		kept[i] = i % 2 ? alloc_there() : alloc_here();
 	}
 	irq_restore(flags);
+	memleak_flush_pending();
 	for (int i = 0; i < N; i++) {
-		struct memleak_block *b = block_at(kept[i]);
+		struct memleak_block *b = block_in_tree(kept[i]);
 
 		KEXPECT(t, b != NULL);
 		KEXPECT(t, strcmp(frame_name(b, 0),
 				  i % 2 ? "alloc_there" : "alloc_here") == 0);
 		KEXPECT(t, b && strcmp(b->trace->comm, current->name) == 0);
-		KEXPECT(t, b && b->trace->refs >= 1);
 	}
 	for (int i = 0; i < N; i++)
 		kfree(kept[i]);
@@ -264,7 +318,7 @@ static int alloc_in_other_thread(void *arg)
 
 static bool block_has_comm(const void *p, const char *comm)
 {
-	struct memleak_block *b = block_at(p);
+	struct memleak_block *b = block_after_flush(p);
 
 	return b && strcmp(b->trace->comm, comm) == 0;
 }
@@ -347,7 +401,7 @@ static void test_identity_in_interrupt(struct ktest *t)
 	timer_del(&timer);
 	last = alloc_for_switch_test(GFP_KERNEL);
 	KEXPECT(t, first && last && irq_block);
-	b = block_at(irq_block);
+	b = block_after_flush(irq_block);
 	KEXPECT(t, b && strcmp(b->trace->comm, "hardirq") == 0);
 	KEXPECT(t, b && b->trace->pid == 0);
 	KEXPECT(t, block_has_comm(first, current->name));
@@ -358,15 +412,17 @@ static void test_identity_in_interrupt(struct ktest *t)
 	irq_block = NULL;
 }
 
-static const struct ktest_case memleak_hooks_cases[] = {
-	KTEST_CASE(test_pairs_leave_nothing),
-	KTEST_CASE(test_block_at_once),
+static const struct ktest_case memleak_log_cases[] = {
+	KTEST_CASE(test_pair_never_reaches_the_tree),
+	KTEST_CASE(test_waiting_block_is_found),
+	KTEST_CASE(test_full_log_makes_room),
 	KTEST_CASE(test_free_on_another_cpu),
-	KTEST_CASE(test_reused_chain_gives_the_same_trace),
-	KTEST_CASE(test_alternating_chains),
+	KTEST_CASE(test_annotations_on_waiting_blocks),
+	KTEST_CASE(test_reused_context_gives_the_same_trace),
+	KTEST_CASE(test_more_contexts_than_slots),
 	KTEST_CASE(test_deeper_records_compared),
 	KTEST_CASE(test_switch_count),
 	KTEST_CASE(test_identity_in_interrupt),
 	{ 0 },
 };
-KTEST_SUITE("memleak_hooks", memleak_hooks_cases);
+KTEST_SUITE("memleak_log", memleak_log_cases);
