@@ -212,7 +212,8 @@ static void flush_log(struct pending_log *log, unsigned int cpu)
 	const struct pending_ctx *interned = NULL;
 	struct memleak_trace *trace = NULL;
 
-	spin_lock(&memleak_lock);
+	/* The bare lock: with interrupts off nothing can switch us out. */
+	raw_spin_lock(&memleak_lock);
 	for (const struct pending_alloc *a = log->allocs;
 	     a < log->next && memleak.enabled; a++) {
 		if (!a->start_inv)
@@ -228,7 +229,7 @@ static void flush_log(struct pending_log *log, unsigned int cpu)
 	}
 	/* last_ctx stays, to be found unchanged next time. */
 	log->next = log->allocs;
-	spin_unlock(&memleak_lock);
+	raw_spin_unlock(&memleak_lock);
 }
 
 /* Flushes every CPU's log; this CPU inside the collector, no lock held. */
@@ -526,19 +527,20 @@ EXPORT_SYMBOL(memleak_alloc_typed);
 /*
  * A free whose block is not in this CPU's log: it is in the index, or
  * in another CPU's log (flushed first), or it is no block at all.
+ * Interrupts are off throughout, so the bare lock will do.
  */
 static __noinline void free_tracked(unsigned long start, unsigned int cpu)
 {
 	pending_logs[cpu].in_collector = true;
-	spin_lock(&memleak_lock);
+	raw_spin_lock(&memleak_lock);
 	if (memleak.enabled && !memleak_try_delete_block(start)) {
-		spin_unlock(&memleak_lock);
+		raw_spin_unlock(&memleak_lock);
 		memleak_flush_logs();
-		spin_lock(&memleak_lock);
+		raw_spin_lock(&memleak_lock);
 		if (memleak.enabled)
 			memleak_delete_block(start);
 	}
-	spin_unlock(&memleak_lock);
+	raw_spin_unlock(&memleak_lock);
 	pending_logs[cpu].in_collector = false;
 }
 
