@@ -17,6 +17,7 @@
 #define EEXIST 17	/* already exists */
 #define ENODEV 19	/* no such device */
 #define EINVAL 22	/* invalid argument */
+#define EFBIG 27	/* too large */
 #define ENOSPC 28	/* no space left */
 #define ERANGE 34	/* result out of range */
 

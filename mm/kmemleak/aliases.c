@@ -7,7 +7,8 @@
  * array for the small sizes most blocks have (every tracked block looks
  * its size up), in a radix tree for the others. A word refers to a
  * block when its offset in the block is one of the set the block was
- * given when allocated (block_has_key()).
+ * given when allocated (block_has_key()), which it names by the set's
+ * id, its index in memleak_alias_sets[]: sets are never freed.
  *
  * Locking: memleak_lock (memleak_enter()) around every change.
  */
@@ -41,11 +42,22 @@ static void free_alias_node(void *node, void *ctx)
 	kfree(node);
 }
 
+/* Every set made, by id; [0] none (the scan reads them through blocks). */
+const struct memleak_alias_set *memleak_alias_sets[MEMLEAK_ALIAS_SETS] __memleak_noscan;
+static unsigned int nr_alias_sets = 1;
+
 const struct memleak_alias_set *memleak_aliases_of_size(size_t size)
 {
 	if (size < SMALL_SIZES)
 		return small_sets[size];	/* small_sets[0]: none */
 	return radix_tree_lookup(&alias_tree, size);
+}
+
+u16 memleak_alias_id_of_size(size_t size)
+{
+	const struct memleak_alias_set *set = memleak_aliases_of_size(size);
+
+	return set ? (u16)set->id : 0;
 }
 
 /* Makes set (NULL: none) the one of blocks of size bytes. */
@@ -183,6 +195,12 @@ static int publish_set(const struct alias_pair *first, unsigned int n,
 	if (nr == 0) {
 		kfree(set);
 		set = NULL;
+	} else if (nr_alias_sets == MEMLEAK_ALIAS_SETS) {
+		kfree(set);
+		return -ENOMEM;		/* no id left: as out of memory */
+	} else {
+		set->id = nr_alias_sets;
+		memleak_alias_sets[nr_alias_sets++] = set;
 	}
 	return set_aliases_of_size(first->size, set);
 }

@@ -41,7 +41,7 @@ static void pad_block(unsigned long ptr, unsigned long offset, size_t size)
 		memleak_disable("out of memory for padding");
 		return;
 	}
-	b->aliases = memleak_aliases_of_size(size);
+	b->aliases = memleak_alias_id_of_size(size);
 }
 
 static void not_leak_block(unsigned long ptr)

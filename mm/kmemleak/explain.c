@@ -230,7 +230,7 @@ static struct memleak_block *target_of(char **argv)
 
 static void print_block_header(const char *cmd, const struct memleak_block *b)
 {
-	printk("memleak %s: block 0x%08lx (size %zu) is %s\n", cmd, b->start,
+	printk("memleak %s: block 0x%08lx (size %u) is %s\n", cmd, b->start,
 	       b->size, verdict(b));
 }
 
@@ -354,7 +354,7 @@ static void print_referrer(const struct referrer *ref)
 		printk("  %s: 0x%08lx, %s\n", where, ref->value, what);
 		return;
 	}
-	printk("  block 0x%08lx (size %zu)+0x%lx: 0x%08lx, %s; that block "
+	printk("  block 0x%08lx (size %u)+0x%lx: 0x%08lx, %s; that block "
 	       "is %s%s\n", b->start, b->size, ref->where - b->start,
 	       ref->value, what, verdict(b),
 	       in_scan_areas(b, ref->where - b->start) ? "" :
@@ -597,10 +597,10 @@ static void print_hop(const struct memleak_block *b,
 	long off = edge_offset(b, next);
 
 	if (off < 0)
-		printk("  -> block 0x%08lx (size %zu) (its pointer is gone "
+		printk("  -> block 0x%08lx (size %u) (its pointer is gone "
 		       "since)\n", b->start, b->size);
 	else
-		printk("  -> block 0x%08lx (size %zu)+0x%lx\n", b->start,
+		printk("  -> block 0x%08lx (size %u)+0x%lx\n", b->start,
 		       b->size, (unsigned long)off);
 }
 
@@ -611,7 +611,7 @@ static void print_root(struct memleak_block *first, unsigned long floor)
 	char where[LOCATION_MAX];
 
 	if (parent_of(&search, first) == first) {
-		printk("  root: block 0x%08lx (size %zu), never a leak "
+		printk("  root: block 0x%08lx (size %u), never a leak "
 		       "(min_count 0, memleak_not_leak())\n", first->start,
 		       first->size);
 		return;
@@ -651,7 +651,7 @@ static void print_path(struct memleak_block *target, unsigned long addr,
 	if (more == 1) {
 		print_hop(b, path[n - 1]);
 	} else if (more) {
-		printk("  -> block 0x%08lx (size %zu)\n", b->start, b->size);
+		printk("  -> block 0x%08lx (size %u)\n", b->start, b->size);
 		printk("  -> ... %lu more blocks\n", more - 1);
 	}
 	for (unsigned int i = n - 1; i > 0; i--)

@@ -75,8 +75,22 @@ struct memleak_scan_area {
  */
 struct memleak_alias_set {
 	unsigned int nr;
+	unsigned int id;	/* blocks name their set by it (aliases.c) */
 	unsigned long offsets[];
 };
+
+/*
+ * Every alias set ever made, by id (aliases.c): a block names its set
+ * in two bytes. Sets are never freed, so a block keeps the set of its
+ * allocation; id 0 is none.
+ */
+#define MEMLEAK_ALIAS_SETS 1024
+extern const struct memleak_alias_set *memleak_alias_sets[MEMLEAK_ALIAS_SETS];
+
+static inline const struct memleak_alias_set *memleak_alias_set(unsigned int id)
+{
+	return memleak_alias_sets[id];
+}
 
 /* Block flags. */
 #define MEMLEAK_ALLOCATED (1 << 0)	/* cleared when freed */
@@ -115,14 +129,14 @@ enum memleak_tier {
  */
 struct memleak_block {
 	unsigned long start;
-	size_t size;
-	struct memleak_trace *trace;
-	const struct memleak_alias_set *aliases;
+	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
+	struct memleak_trace *trace;
 	u32 checksum;
 	s16 min_count;
 	s16 count;		/* references found by the running scan */
 	u16 flags;
+	u16 aliases;		/* its alias set: memleak_alias_set(); 0: none */
 	u8 cpu;
 	u8 type;		/* memleak_type_id(); 0: untyped (types.c) */
 };
@@ -183,14 +197,16 @@ static inline bool block_has_key(const struct memleak_block *b,
 				 unsigned long addr)
 {
 	unsigned long off = addr - b->start, pad = block_pad_offset(b);
+	const struct memleak_alias_set *set;
 
 	if (off == 0 || off == pad)
 		return true;
-	if (!b->aliases || off < pad)
+	set = memleak_alias_set(b->aliases);
+	if (!set || off < pad)
 		return false;
 	off -= pad;
-	for (unsigned int i = 0; i < b->aliases->nr; i++)
-		if (b->aliases->offsets[i] == off)
+	for (unsigned int i = 0; i < set->nr; i++)
+		if (set->offsets[i] == off)
 			return true;
 	return false;
 }
@@ -365,10 +381,11 @@ unsigned long memleak_print_type_findings(void);
 /* For 'memleak stats': how much of the heap is typed. */
 void memleak_print_typed_share(void);
 
-/* aliases.c: the set for blocks of size bytes (NULL: none). */
+/* aliases.c: the set for blocks of size bytes (NULL: none), its id. */
 extern const struct memleak_offset __memleak_offsets_start[];
 extern const struct memleak_offset __memleak_offsets_end[];
 const struct memleak_alias_set *memleak_aliases_of_size(size_t size);
+u16 memleak_alias_id_of_size(size_t size);
 int memleak_aliases_init(void);
 
 /*

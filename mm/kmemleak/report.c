@@ -302,10 +302,11 @@ static const char *color_name(const struct memleak_block *b)
 /* Everything known about one block, memleak_lock held (a debug aid). */
 void memleak_dump_block(const struct memleak_block *b)
 {
+	const struct memleak_alias_set *set = memleak_alias_set(b->aliases);
 	unsigned long pad = block_pad_offset(b);
 	const struct memleak_scan_area *area;
 
-	printk("block 0x%08lx-0x%08lx (size %zu), %s after the last scan\n",
+	printk("block 0x%08lx-0x%08lx (size %u), %s after the last scan\n",
 	       b->start, b->start + b->size - 1, b->size, color_name(b));
 	printk("  references: %d found, %d needed; flags%s%s%s%s\n", b->count,
 	       b->min_count, b->flags & MEMLEAK_REPORTED ? " reported" : "",
@@ -315,10 +316,10 @@ void memleak_dump_block(const struct memleak_block *b)
 	printk("  allocated on CPU %u, checksum %08x\n", b->cpu, b->checksum);
 	if (pad)
 		printk("  object starts at +%lu (memleak_padding)\n", pad);
-	for (unsigned int i = 0; b->aliases && i < b->aliases->nr; i++)
+	for (unsigned int i = 0; set && i < set->nr; i++)
 		printk("  alias 0x%08lx (+%lu)\n",
-		       b->start + pad + b->aliases->offsets[i],
-		       pad + b->aliases->offsets[i]);
+		       b->start + pad + set->offsets[i],
+		       pad + set->offsets[i]);
 	for (area = block_scan_areas(b); area; area = area->next)
 		printk("  scan area +%lu, %zu bytes\n", area->offset,
 		       area->length);

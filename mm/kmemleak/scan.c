@@ -580,6 +580,7 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 /* The filter's bits for one white block; count starts again from 0. */
 static void filter_white_block(struct memleak_block *b)
 {
+	const struct memleak_alias_set *set = memleak_alias_set(b->aliases);
 	unsigned long key, end = b->start + b->size, object;
 
 	b->count = 0;
@@ -592,8 +593,8 @@ static void filter_white_block(struct memleak_block *b)
 	object = b->start + block_pad_offset(b);
 	filter_add(b->start);
 	filter_add(object);
-	for (unsigned int i = 0; b->aliases && i < b->aliases->nr; i++)
-		filter_add(object + b->aliases->offsets[i]);
+	for (unsigned int i = 0; set && i < set->nr; i++)
+		filter_add(object + set->offsets[i]);
 }
 
 /*

@@ -98,6 +98,10 @@ static void refuse_block(unsigned long start, size_t size,
 		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
 		       start, size);
 		memleak_disable("overlapping block");
+	} else if (err == -EFBIG) {
+		printk("memleak: block 0x%08lx (size %zu) is too large to "
+		       "track\n", start, size);
+		memleak_disable("block too large");
 	} else if (err == -ERANGE) {
 		printk("memleak: block 0x%08lx (size %zu) runs past its slab "
 		       "object\n", start, size);
@@ -118,13 +122,18 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
+	/* A size must fit the record's 32 bits (64-bit hosts). */
+	if ((u32)size != size) {
+		refuse_block(start, size, trace, -EFBIG);
+		return;
+	}
 	b = memleak_index_insert(start, size, min_count, &err);
 	if (!b) {
 		refuse_block(start, size, trace, err);
 		return;
 	}
 	b->trace = trace;
-	b->aliases = memleak_aliases_of_size(size);
+	b->aliases = memleak_alias_id_of_size(size);
 	b->jiffies = when;
 	b->checksum = 0;
 	b->count = 0;
@@ -143,7 +152,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 
 static void orphan_freed(struct memleak_block *b)
 {
-	printk("memleak: freeing orphan object 0x%08lx (size %zu), reported "
+	printk("memleak: freeing orphan object 0x%08lx (size %u), reported "
 	       "as a leak:\n", b->start, b->size);
 	memleak_print_block(b);
 	dump_stack();

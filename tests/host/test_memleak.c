@@ -172,7 +172,8 @@ static void test_alias_offset_pointer(void **state)
 	unsigned long off = offsetof(struct test_elem, node);
 
 	(void)state;
-	assert_non_null(b->aliases);
+	assert_true(b->aliases != 0);
+	assert_non_null(memleak_alias_set(b->aliases));
 	assert_ptr_equal(memleak_lookup_block((unsigned long)e + off), b);
 	assert_ptr_equal(elem_of(&e->node), e);
 	roots[1] = (unsigned long)&e->node;
@@ -191,7 +192,7 @@ static void test_interior_pointer(void **state)
 	void *p = track(72, 1);
 
 	(void)state;
-	assert_null(tracked_block(p)->aliases);
+	assert_int_equal(tracked_block(p)->aliases, 0);
 	roots[0] = (unsigned long)p + 16;
 	expect_suspects(p, NULL);
 	memleak.interior = true;
@@ -729,6 +730,23 @@ static void test_bad_annotations(void **state)
 	untrack(p);
 }
 
+/* A record holds a size of 32 bits: a larger block is refused, loudly. */
+static void test_too_large_block(void **state)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+
+	(void)state;
+	memleak_alloc(p, (size_t)1 << 33, 1);
+	memleak_flush_pending();
+	assert_true(log_has("is too large to track"));
+	assert_false(memleak.enabled);
+	memleak.enabled = true;
+	memleak_set_tracking(true);
+	host_log_clear();
+	assert_null(memleak_lookup_block((unsigned long)p));
+	kfree(p);
+}
+
 /* The number of tracked blocks, the logs of recent ones flushed. */
 static unsigned long blocks_after_flush(void)
 {
@@ -858,6 +876,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_bad_annotations, memleak_test_setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_too_large_block,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_pair_cancels,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_overflow, memleak_test_setup,

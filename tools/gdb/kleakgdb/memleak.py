@@ -80,15 +80,22 @@ class Block:
         return t
 
     def aliases(self):
-        """Offsets (from the object start) at which the block is also known."""
-        addr = ulong(self.v["aliases"])
-        if not addr:
+        """Offsets (from the object start) at which the block is also known:
+        its alias set is memleak_alias_sets[id] (mm/kmemleak/aliases.c)."""
+        set_id = int(self.v["aliases"])
+        if not set_id:
             return []
-        nr = read_word(addr)
+        addr = ulong(symbol_value("memleak_alias_sets")[set_id])
+        if not addr:
+            raise KleakError("alias set %d is not in memleak_alias_sets"
+                             % set_id)
+        set_type = struct_type("memleak_alias_set")
+        nr = int(struct_at(addr, set_type)["nr"])
         if nr > 4096:
             raise KleakError("alias set at 0x%08x: %d offsets?" % (addr, nr))
-        n = word_size()
-        return [read_word(addr + n * (i + 1)) for i in range(nr)]
+        # offsets[] is a flexible array: read its words one by one.
+        first = addr + set_type["offsets"].bitpos // 8
+        return [read_word(first + word_size() * i) for i in range(nr)]
 
     def scan_areas(self):
         """(offset, length) of each memleak_scan_area, newest first."""
