@@ -95,17 +95,12 @@ static bool read_block(const struct memleak_block *b,
 		       bool (*found)(unsigned long, unsigned long, void *),
 		       void *ctx)
 {
-	const struct memleak_scan_area *area;
+	struct block_part part;
 
 	if (!(b->flags & MEMLEAK_ALLOCATED))
 		return true;
-	area = block_scan_areas(b);
-	if (!area)
-		return read_words(b->start, b->start + b->size, b, found, ctx);
-	for (; area; area = area->next)
-		if (!read_words(b->start + area->offset,
-				b->start + area->offset + area->length, b,
-				found, ctx))
+	for_each_block_part(b, part)
+		if (!read_words(part.start, part.end, b, found, ctx))
 			return false;
 	return true;
 }

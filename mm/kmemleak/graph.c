@@ -227,20 +227,15 @@ static void read_holder_words(const struct memleak_block *h,
 static void read_holder(const struct memleak_block *h, unsigned long *flags,
 			unsigned int *left)
 {
-	const struct memleak_scan_area *a;
+	struct block_part part;
 
 	if (!is_reachable(h))
 		return;
-	a = block_scan_areas(h);
-	if (!a) {
-		read_holder_words(h, h->start, h->start + h->size, flags,
-				  left);
-		return;
+	for_each_block_part(h, part) {
+		read_holder_words(h, part.start, part.end, flags, left);
+		if (!(h->flags & MEMLEAK_ALLOCATED))
+			return;		/* gone while the lock was dropped */
 	}
-	for (; a && (h->flags & MEMLEAK_ALLOCATED); a = a->next)
-		read_holder_words(h, h->start + a->offset,
-				  h->start + a->offset + a->length, flags,
-				  left);
 }
 
 struct holder_list {

@@ -190,6 +190,47 @@ block_scan_areas(const struct memleak_block *b)
 }
 
 /*
+ * The parts of a block the scan reads, [start, end): each of its scan
+ * areas, or the whole block when it has none. for_each_block_part(b, p)
+ * visits them; a body that may let b go (a lock dropped) leaves the
+ * loop before the next part once b is freed, as the areas are then
+ * only kept until the unpin.
+ */
+struct block_part {
+	unsigned long start, end;
+	const struct memleak_scan_area *next;	/* the next part's area */
+};
+
+static inline bool block_area_part(const struct memleak_block *b,
+				   const struct memleak_scan_area *a,
+				   struct block_part *p)
+{
+	if (!a)
+		return false;
+	p->start = b->start + a->offset;
+	p->end = p->start + a->length;
+	p->next = a->next;
+	return true;
+}
+
+static inline bool block_first_part(const struct memleak_block *b,
+				    struct block_part *p)
+{
+	const struct memleak_scan_area *a = block_scan_areas(b);
+
+	if (a)
+		return block_area_part(b, a, p);
+	p->start = b->start;
+	p->end = b->start + b->size;
+	p->next = NULL;
+	return true;
+}
+
+#define for_each_block_part(b, p)                                       \
+	for (bool more_ = block_first_part(b, &(p)); more_;             \
+	     more_ = block_area_part(b, (p).next, &(p)))
+
+/*
  * Whether addr is one of the addresses b is known by: its start, the
  * object's start after memleak_padding(), or an alias of the object.
  */

@@ -359,21 +359,15 @@ void memleak_scan_range(const void *start, const void *end)
 static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
 {
 	const struct memleak_type *type = memleak_block_type(b);
-	const struct memleak_scan_area *area = block_scan_areas(b);
+	struct block_part part;
 
-	if (!area && type) {
+	if (type && !block_scan_areas(b)) {
 		memleak_scan_typed_block(b, type, flags);
 		return;
 	}
-	if (!area) {
-		scan_range_locked(b->start, b->start + b->size, b, flags);
-		return;
-	}
 	/* Areas are only added, never removed, while the block lives. */
-	for (; area; area = area->next)
-		if (!scan_range_locked(b->start + area->offset,
-				       b->start + area->offset + area->length,
-				       b, flags))
+	for_each_block_part(b, part)
+		if (!scan_range_locked(part.start, part.end, b, flags))
 			return;
 }
 
@@ -666,25 +660,19 @@ static void scan_words_confirming(unsigned long start, unsigned long end)
 static void scan_if_not_white(struct memleak_block *b, void *ctx)
 {
 	const struct memleak_type *type = memleak_block_type(b);
-	const struct memleak_scan_area *area;
+	struct block_part part;
 
 	(void)ctx;
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
-	area = block_scan_areas(b);
-	if (!area && type) {
+	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
 		return;
 	}
-	if (!area) {
-		scan_words_confirming(b->start, b->start + b->size);
-		return;
-	}
-	for (; area; area = area->next)
-		scan_words_confirming(b->start + area->offset,
-				      b->start + area->offset + area->length);
+	for_each_block_part(b, part)
+		scan_words_confirming(part.start, part.end);
 }
 
 /*
