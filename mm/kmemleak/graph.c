@@ -85,6 +85,7 @@ static bool is_suspect(const struct memleak_block *b)
 /* memleak_walk_blocks() visitor, memleak_lock held. */
 static void add_node(struct memleak_block *b, void *ctx)
 {
+	const struct memleak_trace *t = block_trace(b);
 	struct graph_node *n;
 
 	(void)ctx;
@@ -99,7 +100,7 @@ static void add_node(struct memleak_block *b, void *ctx)
 	n->start = b->start;
 	n->size = b->size;
 	n->tier = memleak_block_tier(b);
-	n->site = b->trace && b->trace->nr_entries ? b->trace->entries[0] : 0;
+	n->site = t && t->nr_entries ? t->entries[0] : 0;
 }
 
 /* The node of the block starting at start, or -1. */

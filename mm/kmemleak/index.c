@@ -557,7 +557,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 		return NULL;
 	r->start = start;
 	r->size = size;
-	r->min_count = (s16)min_count;
+	r->min_count = (s8)min_count;
 	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
 	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */

@@ -164,7 +164,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 	if (!new)
 		return NULL;
 	new->block = key;
-	new->block.min_count = (s16)min_count;
+	new->block.min_count = (s8)min_count;
 	new->block.flags = MEMLEAK_ALLOCATED;
 	head = radix_tree_lookup(&block_tree, start >> PAGE_SHIFT);
 	if (!head || head->block.start > start) {

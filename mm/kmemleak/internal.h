@@ -54,6 +54,7 @@ struct memleak_trace {
 	struct memleak_trace *hash_next;
 	u32 hash;
 	u32 refs;		/* blocks (and report holders) using it */
+	u32 id;			/* blocks name it by it: memleak_trace_of() */
 	int pid;
 	u16 nr_entries;
 	u8 parked;		/* in the ring of unused traces */
@@ -61,6 +62,22 @@ struct memleak_trace {
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	unsigned long entries[MEMLEAK_TRACE_LENGTH];
 };
+
+/*
+ * Every stored trace by id (traces.c), so that a block names its trace
+ * in 4 bytes: pages of pointers, MEMLEAK_TRACES_PER_PAGE each, made as
+ * needed and never freed, so a reader needs no more than memleak_lock.
+ * Id 0 is none.
+ */
+#define MEMLEAK_TRACES_PER_PAGE (PAGE_SIZE / sizeof(void *))
+#define MEMLEAK_TRACE_PAGES 256
+extern struct memleak_trace **memleak_trace_pages[MEMLEAK_TRACE_PAGES];
+
+static inline struct memleak_trace *memleak_trace_of(u32 id)
+{
+	return memleak_trace_pages[id / MEMLEAK_TRACES_PER_PAGE]
+				  [id % MEMLEAK_TRACES_PER_PAGE];
+}
 
 /* Only these parts of a block are scanned, when it has any. */
 struct memleak_scan_area {
@@ -131,15 +148,20 @@ struct memleak_block {
 	unsigned long start;
 	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
-	struct memleak_trace *trace;
+	u32 trace;		/* its trace's id: block_trace() */
 	u32 checksum;
-	s16 min_count;
-	s16 count;		/* references found by the running scan */
+	s8 min_count;		/* memleak_alloc()'s, at most 127 */
+	s8 count;		/* references found by the running scan */
 	u16 flags;
 	u16 aliases;		/* its alias set: memleak_alias_set(); 0: none */
 	u8 cpu;
 	u8 type;		/* memleak_type_id(); 0: untyped (types.c) */
 };
+
+static inline struct memleak_trace *block_trace(const struct memleak_block *b)
+{
+	return b->trace ? memleak_trace_of(b->trace) : NULL;
+}
 
 static inline bool block_is_black(const struct memleak_block *b)
 {

@@ -78,8 +78,8 @@ static void test_waiting_block_is_found(struct ktest *t)
 		KEXPECT_EQ(t, b->size, 40);
 		KEXPECT_EQ(t, b->cpu, cpu);
 		KEXPECT(t, b->jiffies - then <= jiffies - then);
-		KEXPECT_EQ(t, b->trace->pid, current->pid);
-		KEXPECT(t, strcmp(b->trace->comm, current->name) == 0);
+		KEXPECT_EQ(t, block_trace(b)->pid, current->pid);
+		KEXPECT(t, strcmp(block_trace(b)->comm, current->name) == 0);
 	}
 	kfree(p);
 	KEXPECT(t, block_in_tree(p) == NULL);
@@ -193,9 +193,9 @@ static const char *frame_name(const struct memleak_block *b, unsigned int i)
 {
 	const char *name;
 
-	if (!b || !b->trace || i >= b->trace->nr_entries)
+	if (!b || !b->trace || i >= block_trace(b)->nr_entries)
 		return "";
-	name = kallsyms_lookup(b->trace->entries[i], NULL, NULL);
+	name = kallsyms_lookup(block_trace(b)->entries[i], NULL, NULL);
 	return name ? name : "";
 }
 
@@ -295,7 +295,7 @@ static void test_more_contexts_than_slots(struct ktest *t)
 		KEXPECT(t, b != NULL);
 		KEXPECT(t, strcmp(frame_name(b, 0),
 				  i % 2 ? "alloc_there" : "alloc_here") == 0);
-		KEXPECT(t, b && strcmp(b->trace->comm, current->name) == 0);
+		KEXPECT(t, b && strcmp(block_trace(b)->comm, current->name) == 0);
 	}
 	for (int i = 0; i < N; i++)
 		kfree(kept[i]);
@@ -320,7 +320,7 @@ static bool block_has_comm(const void *p, const char *comm)
 {
 	struct memleak_block *b = block_after_flush(p);
 
-	return b && strcmp(b->trace->comm, comm) == 0;
+	return b && strcmp(block_trace(b)->comm, comm) == 0;
 }
 
 /*
@@ -402,8 +402,8 @@ static void test_identity_in_interrupt(struct ktest *t)
 	last = alloc_for_switch_test(GFP_KERNEL);
 	KEXPECT(t, first && last && irq_block);
 	b = block_after_flush(irq_block);
-	KEXPECT(t, b && strcmp(b->trace->comm, "hardirq") == 0);
-	KEXPECT(t, b && b->trace->pid == 0);
+	KEXPECT(t, b && strcmp(block_trace(b)->comm, "hardirq") == 0);
+	KEXPECT(t, b && block_trace(b)->pid == 0);
 	KEXPECT(t, block_has_comm(first, current->name));
 	KEXPECT(t, block_has_comm(last, current->name));
 	kfree(first);

@@ -56,7 +56,7 @@ static void take_snapshot(const struct memleak_block *b,
 	s->start = b->start;
 	s->size = b->size;
 	s->jiffies = b->jiffies;
-	s->trace = b->trace;
+	s->trace = block_trace(b);
 	memleak_trace_get(s->trace);
 	s->nr_bytes = min(b->size, (size_t)HEX_DUMP_BYTES);
 	memcpy(s->bytes, (const void *)b->start, s->nr_bytes);
@@ -216,7 +216,7 @@ static void add_to_digest(struct memleak_block *b, void *ctx)
 
 	if (!(b->flags & MEMLEAK_SUSPECT) || !(b->flags & MEMLEAK_ALLOCATED))
 		return;
-	pc = allocation_site(b->trace);
+	pc = allocation_site(block_trace(b));
 	for (i = 0; i < d->nr; i++)
 		if (d->site[i].pc == pc && d->site[i].tier == tier)
 			break;

@@ -219,7 +219,7 @@ static void count_block(struct memleak_block *b, void *ctx)
 	struct suspect_count *c = ctx;
 
 	if (!(b->flags & MEMLEAK_ALLOCATED) || !b->trace ||
-	    strcmp(b->trace->comm, STRESS_NAME) != 0)
+	    strcmp(block_trace(b)->comm, STRESS_NAME) != 0)
 		return;
 	c->blocks++;
 	if (!(b->flags & MEMLEAK_SUSPECT))

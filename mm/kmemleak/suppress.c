@@ -88,7 +88,7 @@ bool memleak_suppressed(const struct memleak_block *b)
 
 	if (!nr_suppressions || !b->trace)
 		return false;
-	s = matching_suppression(b->trace);
+	s = matching_suppression(block_trace(b));
 	if (!s)
 		return false;
 	s->blocks++;

@@ -11,12 +11,64 @@
 #include <kernel/memleak.h>
 #include <kernel/alloc_entry.h>
 #include <kernel/errno.h>
+#include <kernel/mm.h>
 #include <kernel/slab.h>
 #include "internal.h"
 
 #define TRACE_HASH_SIZE 1024
 static struct memleak_trace *trace_hash[TRACE_HASH_SIZE];
 static struct kmem_cache *trace_cache;
+
+/*
+ * The traces by id (memleak_trace_of()). A freed trace's id waits for
+ * the next new trace on a list threaded through the table: its entry
+ * holds the next free id, shifted, with the low bit set (no trace
+ * pointer has it).
+ */
+struct memleak_trace **memleak_trace_pages[MEMLEAK_TRACE_PAGES] __memleak_noscan;
+static unsigned long trace_table_pages;
+static u32 next_trace_id = 1;	/* never given out yet from here on */
+static u32 free_trace_ids;	/* the first freed id; 0: none */
+
+static struct memleak_trace **trace_entry(u32 id)
+{
+	return &memleak_trace_pages[id / MEMLEAK_TRACES_PER_PAGE]
+				   [id % MEMLEAK_TRACES_PER_PAGE];
+}
+
+/* Gives t an id (a freed one first); false when none can be had. */
+static bool give_trace_id(struct memleak_trace *t)
+{
+	u32 id = free_trace_ids;
+
+	if (id) {
+		free_trace_ids = (u32)((unsigned long)*trace_entry(id) >> 1);
+	} else {
+		unsigned long page = next_trace_id / MEMLEAK_TRACES_PER_PAGE;
+
+		if (page == MEMLEAK_TRACE_PAGES)
+			return false;
+		if (!memleak_trace_pages[page]) {
+			struct page *p = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+
+			if (!p)
+				return false;
+			memleak_trace_pages[page] = page_address(p);
+			trace_table_pages++;
+		}
+		id = next_trace_id++;
+	}
+	*trace_entry(id) = t;
+	t->id = id;
+	return true;
+}
+
+static void drop_trace_id(const struct memleak_trace *t)
+{
+	*trace_entry(t->id) =
+		(struct memleak_trace *)(((unsigned long)free_trace_ids << 1) | 1);
+	free_trace_ids = t->id;
+}
 
 /*
  * A trace starts at the allocator's caller: the hook's capture drops the
@@ -44,7 +96,7 @@ int memleak_traces_init(void)
 
 unsigned long memleak_traces_pages(void)
 {
-	return memleak_cache_pages(trace_cache);
+	return memleak_cache_pages(trace_cache) + trace_table_pages;
 }
 
 /*
@@ -94,6 +146,11 @@ struct memleak_trace *memleak_intern_trace(struct memleak_trace *key)
 	t = kmem_cache_alloc(trace_cache, GFP_ATOMIC);
 	if (!t)
 		return NULL;
+	if (!give_trace_id(t)) {
+		kmem_cache_free(trace_cache, t);
+		return NULL;
+	}
+	key->id = t->id;
 	*t = *key;
 	t->refs = 1;
 	t->parked = 0;
@@ -114,6 +171,7 @@ static void free_trace(struct memleak_trace *t)
 		}
 	}
 	memleak.nr_traces--;
+	drop_trace_id(t);
 	kmem_cache_free(trace_cache, t);
 }
 

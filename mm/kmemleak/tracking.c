@@ -122,6 +122,8 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		memleak_disable("out of memory for backtraces");
 		return;
 	}
+	/* A record holds min_count in a byte: more is never needed. */
+	min_count = min(max(min_count, -128), 127);
 	/* A size must fit the record's 32 bits (64-bit hosts). */
 	if ((u32)size != size) {
 		refuse_block(start, size, trace, -EFBIG);
@@ -132,7 +134,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		refuse_block(start, size, trace, err);
 		return;
 	}
-	b->trace = trace;
+	b->trace = trace->id;
 	b->aliases = memleak_alias_id_of_size(size);
 	b->jiffies = when;
 	b->checksum = 0;
@@ -172,7 +174,7 @@ bool memleak_try_delete_block(unsigned long start)
 	memleak.nr_blocks--;
 	if (b->flags & MEMLEAK_EXTRA)
 		memleak_free_extra(b);
-	memleak_trace_put(b->trace);
+	memleak_trace_put(block_trace(b));
 	memleak_index_remove(b);
 	return true;
 }

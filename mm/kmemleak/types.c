@@ -278,10 +278,10 @@ static bool still_holds(struct type_finding *f)
 	if (*word != f->value || check_value(f->field, f->value) != (int)f->kind ||
 	    (f->kind != FREED && !target))
 		return false;
-	f->owner_trace = owner->trace;
+	f->owner_trace = block_trace(owner);
 	memleak_trace_get(f->owner_trace);
 	if (target) {
-		f->target_trace = target->trace;
+		f->target_trace = block_trace(target);
 		memleak_trace_get(f->target_trace);
 	}
 	return true;

@@ -57,8 +57,17 @@ static const struct memleak_trace *trace_of(const void *p)
 	memleak_flush_pending();
 	b = memleak_lookup_block((unsigned long)p);
 	assert_non_null(b);
-	assert_non_null(b->trace);
-	return b->trace;
+	assert_non_null(block_trace(b));
+	return block_trace(b);
+}
+
+/* Another culprit, for a trace of its own. */
+static __noinline void *other_culprit(size_t size)
+{
+	void *p = test_kzalloc(size);
+
+	OPTIMIZER_HIDE_VAR(p);
+	return p;
 }
 
 static void release(void *p)
@@ -79,6 +88,34 @@ static void test_first_frame_is_the_caller(void **state)
 	for (unsigned int i = 0; i < t->nr_entries; i++)
 		assert_false(in_alloc_text(t->entries[i]));
 	release(p);
+}
+
+/*
+ * A block names its trace by id (memleak_trace_of()): a trace freed (its
+ * last block gone, the unused traces shrunk away) gives its id to the
+ * next new trace, and each block finds its own trace by its id.
+ */
+static void test_trace_ids_reused(void **state)
+{
+	const struct memleak_trace *t;
+	void *p, *q;
+	u32 id;
+
+	(void)state;
+	memleak_shrink();		/* no unused trace waits to be freed */
+	p = culprit(24);
+	t = trace_of(p);
+	id = t->id;
+	assert_true(id != 0);
+	assert_ptr_equal(memleak_trace_of(id), t);
+	release(p);
+	memleak_shrink();
+	q = other_culprit(24);
+	t = trace_of(q);
+	assert_int_equal(t->id, id);
+	assert_ptr_equal(block_trace(memleak_lookup_block((unsigned long)q)), t);
+	assert_int_equal(t->entries[0], caller_return - 1);
+	release(q);
 }
 
 /* Only the leading allocator frames go, however many there are. */
@@ -115,6 +152,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_first_frame_is_the_caller),
 		cmocka_unit_test(test_only_leading_allocator_frames),
+		cmocka_unit_test(test_trace_ids_reused),
 		cmocka_unit_test(test_alloc_text_holds_the_allocators),
 	};
 

@@ -71,7 +71,7 @@ class Block:
             ("c", "CLEARED"), ("k", "CHECKSUM_VALID"), ("b", "BLACK")))
 
     def trace(self, cache=None):
-        addr = ulong(self.v["trace"])
+        addr = trace_address(int(self.v["trace"]))
         if cache is not None and addr in cache:
             return cache[addr]
         t = read_trace(addr) if addr else None
@@ -123,6 +123,18 @@ def extra_of(block_addr):
             addr, seen = ulong(x["next"]), seen + 1
     raise KleakError("block 0x%08x has MEMLEAK_EXTRA but no record in "
                      "extra_table" % block_addr)
+
+
+def trace_address(trace_id):
+    """Where the trace a block names by its id is: memleak_trace_of() of
+    mm/kmemleak/internal.h, pages of pointers of 4 KiB; 0 for id 0."""
+    if not trace_id:
+        return 0
+    per_page = 4096 // word_size()
+    page = ulong(symbol_value("memleak_trace_pages")[trace_id // per_page])
+    if not page:
+        raise KleakError("trace %d: no page of the trace table" % trace_id)
+    return read_word(page + word_size() * (trace_id % per_page))
 
 
 def read_trace(addr):
