@@ -44,6 +44,19 @@ static inline int memleak_test_setup(void **state)
 }
 
 /*
+ * The collector disabled itself and said why (why is in the log): it is
+ * turned back on, its log cleared, for the rest of the test.
+ */
+static inline void expect_disabled(const char *why)
+{
+	assert_non_null(strstr(host_log(), why));
+	assert_false(memleak.enabled);
+	memleak.enabled = true;
+	memleak_set_tracking(true);
+	host_log_clear();
+}
+
+/*
  * Each test frees what it tracked; the collector stays enabled and
  * leaves interrupts as it found them.
  */
