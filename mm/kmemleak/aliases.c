@@ -43,7 +43,8 @@ static void free_alias_node(void *node, void *ctx)
 }
 
 /* Every set made, by id; [0] none (the scan reads them through blocks). */
-const struct memleak_alias_set *memleak_alias_sets[MEMLEAK_ALIAS_SETS] __memleak_noscan;
+const struct memleak_alias_set *memleak_alias_sets[MEMLEAK_ALIAS_SETS]
+	__memleak_noscan;
 static unsigned int nr_alias_sets = 1;
 
 const struct memleak_alias_set *memleak_aliases_of_size(size_t size)

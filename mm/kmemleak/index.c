@@ -587,7 +587,6 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
 struct memleak_block *memleak_index_find(unsigned long addr)
 {
 	struct page_entry *e = entry_of(addr);
-
 	unsigned int i;
 
 	if (!e || e->shape == SHAPE_TREE)

@@ -152,6 +152,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 {
 	const struct memleak_block key = { .start = start, .size = size };
 	struct memleak_block *before = last_start_at_or_before(block_end(&key) - 1);
+	unsigned long page = start >> PAGE_SHIFT;
 	struct tree_block **link, *head, *new;
 
 	*err = -EEXIST;
@@ -166,15 +167,14 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 	new->block = key;
 	new->block.min_count = (s8)min_count;
 	new->block.flags = MEMLEAK_ALLOCATED;
-	head = radix_tree_lookup(&block_tree, start >> PAGE_SHIFT);
+	head = radix_tree_lookup(&block_tree, page);
 	if (!head || head->block.start > start) {
 		new->next = head;
 		*err = 0;
 		if (head)
-			radix_tree_replace(&block_tree, start >> PAGE_SHIFT, new);
+			radix_tree_replace(&block_tree, page, new);
 		else
-			*err = radix_tree_insert(&block_tree, start >> PAGE_SHIFT,
-						 new);
+			*err = radix_tree_insert(&block_tree, page, new);
 	} else {
 		link = &head->next;
 		while (*link && (*link)->block.start < start)

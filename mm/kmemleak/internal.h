@@ -73,10 +73,16 @@ struct memleak_trace {
 #define MEMLEAK_TRACE_PAGES 256
 extern struct memleak_trace **memleak_trace_pages[MEMLEAK_TRACE_PAGES];
 
+/* Where the table keeps trace id (its page must exist). */
+static inline struct memleak_trace **memleak_trace_entry(u32 id)
+{
+	return &memleak_trace_pages[id / MEMLEAK_TRACES_PER_PAGE]
+				   [id % MEMLEAK_TRACES_PER_PAGE];
+}
+
 static inline struct memleak_trace *memleak_trace_of(u32 id)
 {
-	return memleak_trace_pages[id / MEMLEAK_TRACES_PER_PAGE]
-				  [id % MEMLEAK_TRACES_PER_PAGE];
+	return *memleak_trace_entry(id);
 }
 
 /* Only these parts of a block are scanned, when it has any. */
@@ -135,11 +141,11 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 32 bytes on our 32-bit targets, half a cache line,
- * 48 on a 64-bit host (see docs/memleak.md). A slab object's block is its slot's record in
- * its slab's array of records (index.c), reused by the next object
- * tracked there; every other block lives in a node of the tree of
- * blocks outside slabs (index_tree.c). A free record has flags 0.
+ * One tracked block: 28 bytes on our 32-bit targets, 32 on a 64-bit
+ * host (see docs/memleak.md). A slab object's block is its slot's
+ * record in its slab's array of records (index.c), reused by the next
+ * object tracked there; every other block lives in a node of the tree
+ * of blocks outside slabs (index_tree.c). A free record has flags 0.
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.

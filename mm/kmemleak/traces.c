@@ -25,16 +25,11 @@ static struct kmem_cache *trace_cache;
  * holds the next free id, shifted, with the low bit set (no trace
  * pointer has it).
  */
-struct memleak_trace **memleak_trace_pages[MEMLEAK_TRACE_PAGES] __memleak_noscan;
+struct memleak_trace **memleak_trace_pages[MEMLEAK_TRACE_PAGES]
+	__memleak_noscan;
 static unsigned long trace_table_pages;
 static u32 next_trace_id = 1;	/* never given out yet from here on */
 static u32 free_trace_ids;	/* the first freed id; 0: none */
-
-static struct memleak_trace **trace_entry(u32 id)
-{
-	return &memleak_trace_pages[id / MEMLEAK_TRACES_PER_PAGE]
-				   [id % MEMLEAK_TRACES_PER_PAGE];
-}
 
 /* Gives t an id (a freed one first); false when none can be had. */
 static bool give_trace_id(struct memleak_trace *t)
@@ -42,7 +37,9 @@ static bool give_trace_id(struct memleak_trace *t)
 	u32 id = free_trace_ids;
 
 	if (id) {
-		free_trace_ids = (u32)((unsigned long)*trace_entry(id) >> 1);
+		unsigned long next = (unsigned long)*memleak_trace_entry(id);
+
+		free_trace_ids = (u32)(next >> 1);
 	} else {
 		unsigned long page = next_trace_id / MEMLEAK_TRACES_PER_PAGE;
 
@@ -58,14 +55,14 @@ static bool give_trace_id(struct memleak_trace *t)
 		}
 		id = next_trace_id++;
 	}
-	*trace_entry(id) = t;
+	*memleak_trace_entry(id) = t;
 	t->id = id;
 	return true;
 }
 
 static void drop_trace_id(const struct memleak_trace *t)
 {
-	*trace_entry(t->id) =
+	*memleak_trace_entry(t->id) =
 		(struct memleak_trace *)(((unsigned long)free_trace_ids << 1) | 1);
 	free_trace_ids = t->id;
 }
@@ -146,12 +143,11 @@ struct memleak_trace *memleak_intern_trace(struct memleak_trace *key)
 	t = kmem_cache_alloc(trace_cache, GFP_ATOMIC);
 	if (!t)
 		return NULL;
+	*t = *key;
 	if (!give_trace_id(t)) {
 		kmem_cache_free(trace_cache, t);
 		return NULL;
 	}
-	key->id = t->id;
-	*t = *key;
 	t->refs = 1;
 	t->parked = 0;
 	t->hash_next = *bucket;
