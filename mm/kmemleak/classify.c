@@ -242,7 +242,7 @@ void memleak_classify_suspects(struct memleak_queue *suspects)
 
 	/* The queue is only read here, and its blocks are pinned. */
 	memleak_queue_for_each(suspects, chunk, i, b) {
-		prefetch_ahead(chunk, i);
+		memleak_queue_prefetch(chunk, i);	/* each is read whole */
 		e.from = b;
 		for_each_suspect_referenced(b, mark_indirect, &e);
 	}

@@ -705,6 +705,24 @@ bool memleak_queue_sort(struct memleak_queue *q,
 	for (chunk = (q)->first; chunk; chunk = chunk->next)                 \
 		for (i = chunk->head;                                        \
 		     i < chunk->tail && ((b = chunk->entry[i]), 1); i++)
+/*
+ * For a pass that reads every block of a queue in turn (its record, then
+ * its memory): blocks lie all over the heap, so each is two cache misses,
+ * the second waiting for the first. Called for entry i of chunk, this
+ * fetches the record of the block 2 * MEMLEAK_QUEUE_AHEAD places on and
+ * the memory of the one MEMLEAK_QUEUE_AHEAD on (its record fetched that
+ * many blocks ago), so that the misses of several blocks overlap.
+ */
+#define MEMLEAK_QUEUE_AHEAD 4
+static inline void memleak_queue_prefetch(const struct memleak_queue_chunk *chunk,
+					  unsigned int i)
+{
+	if (i + 2 * MEMLEAK_QUEUE_AHEAD < chunk->tail)
+		__builtin_prefetch(chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD]);
+	if (i + MEMLEAK_QUEUE_AHEAD < chunk->tail)
+		__builtin_prefetch((const void *)READ_ONCE(
+			chunk->entry[i + MEMLEAK_QUEUE_AHEAD]->start));
+}
 void memleak_wipe_stack(void);
 /* Where memleak_scan()'s frame begins, for the stack roots. */
 extern unsigned long memleak_stack_floor;

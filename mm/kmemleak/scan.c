@@ -790,9 +790,11 @@ static void find_suspects(unsigned long now)
 
 	memleak_walk_blocks(collect_if_white, &white);
 	scan_lock(&flags);
-	memleak_queue_for_each(&white, chunk, i, b)
+	memleak_queue_for_each(&white, chunk, i, b) {
+		memleak_queue_prefetch(chunk, i);
 		if (still_queued(b) && checksum_block(b, &sum, &flags))
 			rescan |= note_checksum(b, sum);
+	}
 	scan_unlock(flags);
 	if (rescan)
 		drain_gray_list();
