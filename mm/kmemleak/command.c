@@ -161,6 +161,16 @@ static int cmd_dump(int argc, char **argv)
 	return 0;
 }
 
+/* The last scan's time, step by step (a phase may be 0 us). */
+static void print_phases(void)
+{
+	printk("scan phases:   ");
+	for (unsigned int i = 0; i < MEMLEAK_NR_PHASES; i++)
+		printk(" %s %llu us%s", memleak_phase_names[i],
+		       (unsigned long long)cycles_to_ns(memleak.phase_cycles[i]) / 1000,
+		       i + 1 < MEMLEAK_NR_PHASES ? "," : "\n");
+}
+
 static int cmd_stats(int argc, char **argv)
 {
 	(void)argc, (void)argv;
@@ -174,6 +184,7 @@ static int cmd_stats(int argc, char **argv)
 	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",
 	       memleak.scans, memleak.scan_jiffies,
 	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);
+	print_phases();
 	printk("bytes scanned:  %lu (last scan): %lu precisely (typed blocks' "
 	       "pointer fields), %lu conservatively; %lu bytes of typed "
 	       "blocks' data skipped; typed scanning %s\n",

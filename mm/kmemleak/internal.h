@@ -295,6 +295,20 @@ struct memleak_queue {
 	unsigned long nr;
 };
 
+/*
+ * The steps of a scan (scan.c), timed for 'memleak stats': where a scan
+ * of a large heap spends its time.
+ */
+enum memleak_phase {
+	MEMLEAK_PHASE_RESET,		/* step 1: colours, marks */
+	MEMLEAK_PHASE_MARK,		/* steps 2-3: roots, gray list */
+	MEMLEAK_PHASE_CHECKSUM,		/* step 4: white blocks listed, summed */
+	MEMLEAK_PHASE_CONFIRM,		/* step 5: the world stopped */
+	MEMLEAK_PHASE_CLASSIFY,		/* suspects listed and sorted */
+	MEMLEAK_NR_PHASES
+};
+extern const char *const memleak_phase_names[MEMLEAK_NR_PHASES];
+
 /* State shared by the collector's files, all under memleak_lock. */
 
 struct memleak_state {
@@ -325,6 +339,7 @@ struct memleak_state {
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
+	u64 phase_cycles[MEMLEAK_NR_PHASES];
 	unsigned long bytes_scanned;
 	/* of those, in typed blocks' pointer fields; skipped: their data */
 	unsigned long bytes_precise, bytes_skipped;

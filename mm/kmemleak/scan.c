@@ -90,6 +90,27 @@ static unsigned long small_filter[(1 << FILTER_MIN_SHIFT) / BITS_PER_LONG] __mem
 static unsigned long *white_filter = small_filter;
 static unsigned int filter_shift = FILTER_MIN_SHIFT;
 
+const char *const memleak_phase_names[MEMLEAK_NR_PHASES] = {
+	[MEMLEAK_PHASE_RESET] = "reset",
+	[MEMLEAK_PHASE_MARK] = "marking",
+	[MEMLEAK_PHASE_CHECKSUM] = "checksums",
+	[MEMLEAK_PHASE_CONFIRM] = "confirmation",
+	[MEMLEAK_PHASE_CLASSIFY] = "classification",
+};
+
+/*
+ * Ends a phase of the scan begun at *since (the next begins now). Only
+ * the scan, which is single, writes the figures; 'memleak stats' reads
+ * them as they are.
+ */
+static void end_phase(enum memleak_phase phase, u64 *since)
+{
+	u64 now = arch_cycles();
+
+	memleak.phase_cycles[phase] = now - *since;
+	*since = now;
+}
+
 /* Serialises scans: a second 'memleak' waits for none, it is refused. */
 static bool scan_running;
 
@@ -777,7 +798,7 @@ static void mark_suspect(struct memleak_block *b, struct memleak_queue *suspects
  * Steps 4 and 5: rescan the changed blocks, confirm the white ones,
  * mark them as suspects. Ages count to the start of the scan (now).
  */
-static void find_suspects(unsigned long now)
+static void find_suspects(unsigned long now, u64 *since)
 {
 	struct memleak_queue white = { NULL, NULL, 0 };
 	struct memleak_queue suspects = { NULL, NULL, 0 };
@@ -798,7 +819,9 @@ static void find_suspects(unsigned long now)
 	scan_unlock(flags);
 	if (rescan)
 		drain_gray_list();
+	end_phase(MEMLEAK_PHASE_CHECKSUM, since);
 	confirm_white_blocks(&white);
+	end_phase(MEMLEAK_PHASE_CONFIRM, since);
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = memleak.nr_young = 0;
 	memleak_suppress_new_scan();
@@ -822,6 +845,7 @@ static void find_suspects(unsigned long now)
 	scan_lock(&flags);
 	memleak_queue_empty(&suspects);
 	scan_unlock(flags);
+	end_phase(MEMLEAK_PHASE_CLASSIFY, since);
 }
 
 bool memleak_claim_scan(void)
@@ -874,12 +898,13 @@ void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
 int memleak_scan(void)
 {
 	unsigned long start = jiffies, flags;
-	u64 t0;
+	u64 t0, since;
 
 	memleak_flush_pending();
 	t0 = arch_cycles();
 	if (!memleak_claim_scan())
 		return -EBUSY;
+	since = arch_cycles();
 	memleak_stack_floor = (unsigned long)__builtin_frame_address(0);
 	memleak.bytes_scanned = 0;
 	memleak.scan_irqoff_cycles = 0;
@@ -887,9 +912,11 @@ int memleak_scan(void)
 	memleak_types_new_scan();
 	scan_unlock(flags);
 	reset_colors();
+	end_phase(MEMLEAK_PHASE_RESET, &since);
 	scan_roots();
 	drain_gray_list();
-	find_suspects(start);
+	end_phase(MEMLEAK_PHASE_MARK, &since);
+	find_suspects(start, &since);
 	scan_lock(&flags);
 	memleak.marking = false;
 	memleak.scan_cycles = arch_cycles() - t0;

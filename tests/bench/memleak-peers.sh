@@ -5,9 +5,10 @@
 # our collector built for the host, Boehm GC's full collection with one
 # marker, LeakSanitizer's __lsan_do_recoverable_leak_check(), Valgrind
 # memcheck's leak check, and a plain read of the same memory. Each
-# repetition runs every contender once, in turn (interleaved); the rows
+# repetition runs every contender once, in turn (interleaved, each
+# repetition starting with the next one); the rows
 # give medians, and each ratio is the median of the repetitions' own
-# ratios (contenders that ran back to back). Every contender's leaked count is checked against the
+# ratios (contenders of the same repetition). Every contender's leaked count is checked against the
 # generator's; a miss is a row of its own, and a miss of ours makes the
 # script exit 1 (a peer's is how that tool works, and only a row). Writes a log-log plot of scan
 # time per block to build/memleak-peers.png (gnuplot). Rows for
@@ -38,10 +39,16 @@ run() {
 		command -v valgrind >/dev/null || return 1
 		valgrind -q --leak-check=summary "$P/valgrind" "$2" >"$out/run" 2>/dev/null || return 1 ;;
 	boehm) GC_MARKERS=1 "$P/boehm" "$2" >"$out/run" 2>/dev/null || return 1 ;;
+	ours)
+		"$P/ours" "$2" >"$out/run" 2>"$out/err" || return 1
+		grep '^ours: phases' "$out/err" >>"$out/phases.$2" ;;
 	*) "$P/$1" "$2" >"$out/run" 2>/dev/null || return 1 ;;
 	esac
 	sed 's/[a-z]*=//g' "$out/run" | awk '{ print $4, $3, $2, $5, $6 }'
 }
+
+# The words of $1, the first ($2 - 1) modulo their number moved to the end.
+rotate() { echo "$1" | awk -v k="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + k - 1) % NF + 1); print "" }'; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "") }'; }
 
@@ -54,7 +61,10 @@ for n in $SIZES; do
 	reps=5
 	[ "$n" -ge 1000000 ] && reps=3
 	for r in $(seq "$reps"); do
-		for c in $contenders; do
+		# Each repetition starts with the next contender: a program run
+		# right after another is measured a few percent slower here, and
+		# no contender should always pay for that place.
+		for c in $(rotate "$contenders" "$r"); do
 			# Valgrind is slow: once per size.
 			[ "$c" = valgrind ] && [ "$r" -gt 1 ] && continue
 			if ! line=$(run "$c" "$n"); then
@@ -65,6 +75,13 @@ for n in $SIZES; do
 		done
 	done
 done
+
+# "name median, ..." from lines "ours: phases name=ns ... ns per block".
+phase_medians() {
+	for name in $(awk 'NR == 1 { for (i = 3; i <= NF - 3; i++) { sub(/=.*/, "", $i); print $i } }' "$1"); do
+		printf '%s %s\n' "$name" "$(tr ' ' '\n' <"$1" | sed -n "s/^$name=//p" | median)"
+	done | paste -sd, - | sed 's/,/, /g'
+}
 
 per_block() { awk -v n="$2" '{ printf "%.1f", $1 / n }' "$1"; }
 
@@ -114,6 +131,9 @@ for n in $SIZES; do
 			"$(awk -v t="$plain" -v w="$words" 'BEGIN { printf "%.2f", t / w }')" \
 			"$(awk -v a="$ours" -v b="$plain" 'BEGIN { printf "%.1f", a / b }')" "ns per word"
 	fi
+	# Where ours spends its time: each phase's median, ns per block.
+	[ -s "$out/phases.$n" ] && row "$label: ours, scan phases" \
+		"$(phase_medians "$out/phases.$n")" - - "ns per block, median of each"
 	meta=$(awk 'NR == 1 { print $5 }' "$out/ours.$n")
 	row "$label: ours, collector metadata" "$(awk -v m="$meta" -v n="$n" 'BEGIN { printf "%.1f", m / n }')" - - "bytes per tracked block"
 done

@@ -77,6 +77,15 @@ def check_commands(tap, arch, k):
     m = re.search(r"index: +(\d+) bytes of slab records, (\d+) of page tables", out)
     tap.ok(m and int(m.group(1)) > 0 and int(m.group(2)) >= 32768 * 12,
            "%s: memleak stats: the index's slab records and page tables" % arch, out)
+    # The last scan step by step: five phases, together no longer than it.
+    took = re.search(r"scans: +\d+, the last at jiffies \d+, took (\d+) us", out)
+    phases = re.findall(r"(reset|marking|checksums|confirmation|classification) (\d+) us",
+                        out.split("scan phases:")[-1].split("\n")[0])
+    tap.ok(took and [p[0] for p in phases] == ["reset", "marking", "checksums",
+                                             "confirmation", "classification"]
+           and int(phases[1][1]) > 0
+           and sum(int(p[1]) for p in phases) <= int(took.group(1)),
+           "%s: memleak stats: the last scan's phases" % arch, out)
     out = k.command("memleak bogus")
     tap.ok("\nusage: memleak" in out, "%s: bad argument prints usage" % arch, out)
     out = k.command("memleak help")
