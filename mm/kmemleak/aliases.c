@@ -4,13 +4,15 @@
  * their start: every container_of() records (offset, size of the type,
  * size of the member) in .init.memleak_offsets, and these are turned
  * into a set of alias offsets per block size, looked up by size: in an
- * array for the small sizes most blocks have (every tracked block looks
- * its size up), in a radix tree for the others. A word refers to a
- * block when its offset in the block is one of the set the block was
- * given when allocated (block_has_key()), which it names by the set's
- * id, its index in memleak_alias_sets[]: sets are never freed.
+ * array for the small sizes most blocks have, in a radix tree for the
+ * others. A word refers to a block when its offset in the block's object
+ * is one of the set of the object's size (block_has_key()): a block
+ * keeps no set of its own, so a module's aliases apply to every block
+ * of their size while it is loaded, and a set replaced by a module's
+ * load or removal is freed at once.
  *
- * Locking: memleak_lock (memleak_enter()) around every change.
+ * Locking: memleak_lock (memleak_enter()) around every change and every
+ * lookup.
  */
 #include <kernel/memleak.h>
 #include <kernel/errno.h>
@@ -25,8 +27,8 @@
  * (bit patterns as far as the scan cares: the sets are the collector's
  * own, untracked), the rest in a radix tree.
  */
-#define SMALL_SIZES 1024
-static const struct memleak_alias_set *small_sets[SMALL_SIZES] __memleak_noscan;
+const struct memleak_alias_set *memleak_small_alias_sets[MEMLEAK_SMALL_ALIAS_SIZES]
+	__memleak_noscan;
 static struct radix_tree_root alias_tree;
 
 /* Alias-tree nodes are only made at init, from kmalloc (untracked too). */
@@ -42,30 +44,16 @@ static void free_alias_node(void *node, void *ctx)
 	kfree(node);
 }
 
-/* Every set made, by id; [0] none (the scan reads them through blocks). */
-const struct memleak_alias_set *memleak_alias_sets[MEMLEAK_ALIAS_SETS]
-	__memleak_noscan;
-static unsigned int nr_alias_sets = 1;
-
-const struct memleak_alias_set *memleak_aliases_of_size(size_t size)
+const struct memleak_alias_set *memleak_large_aliases_of_size(size_t size)
 {
-	if (size < SMALL_SIZES)
-		return small_sets[size];	/* small_sets[0]: none */
 	return radix_tree_lookup(&alias_tree, size);
-}
-
-u16 memleak_alias_id_of_size(size_t size)
-{
-	const struct memleak_alias_set *set = memleak_aliases_of_size(size);
-
-	return set ? (u16)set->id : 0;
 }
 
 /* Makes set (NULL: none) the one of blocks of size bytes. */
 static int set_aliases_of_size(size_t size, const struct memleak_alias_set *set)
 {
-	if (size < SMALL_SIZES) {
-		small_sets[size] = set;
+	if (size < MEMLEAK_SMALL_ALIAS_SIZES) {
+		memleak_small_alias_sets[size] = set;
 		return 0;
 	}
 	radix_tree_delete(&alias_tree, size);
@@ -159,6 +147,7 @@ static int publish_set(const struct alias_pair *first, unsigned int n,
 	unsigned int max = nr_old + (delta > 0 ? n : 0);
 	struct memleak_alias_set *set;
 	unsigned int *users;
+	int err;
 
 	set = kmalloc(sizeof(*set) + max * (sizeof(long) + sizeof(int)),
 		      GFP_ATOMIC);
@@ -186,24 +175,22 @@ static int publish_set(const struct alias_pair *first, unsigned int n,
 		}
 	}
 	set->nr = nr;
+	set->size = first->size;
 	memmove(alias_users(set), users, nr * sizeof(*users));
-	memleak.nr_aliases += nr;
-	memleak.nr_aliases -= nr_old;
-	/*
-	 * Blocks already tracked keep the old set (it is never freed): a
-	 * module's aliases apply to blocks allocated while it is loaded.
-	 */
 	if (nr == 0) {
 		kfree(set);
 		set = NULL;
-	} else if (nr_alias_sets == MEMLEAK_ALIAS_SETS) {
-		kfree(set);
-		return -ENOMEM;		/* no id left: as out of memory */
-	} else {
-		set->id = nr_alias_sets;
-		memleak_alias_sets[nr_alias_sets++] = set;
 	}
-	return set_aliases_of_size(first->size, set);
+	err = set_aliases_of_size(first->size, set);
+	if (err) {
+		kfree(set);
+		return err;
+	}
+	/* Nothing holds a set but its place, and readers hold the lock. */
+	kfree(old);
+	memleak.nr_aliases += nr;
+	memleak.nr_aliases -= nr_old;
+	return 0;
 }
 
 static int publish_pairs(struct alias_pairs *p, int delta)

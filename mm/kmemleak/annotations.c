@@ -37,11 +37,8 @@ static void pad_block(unsigned long ptr, unsigned long offset, size_t size)
 		       offset, size, ptr);
 		return;
 	}
-	if (memleak_set_pad_offset(b, offset)) {
+	if (memleak_set_padding(b, offset, size))
 		memleak_disable("out of memory for padding");
-		return;
-	}
-	b->aliases = memleak_alias_id_of_size(size);
 }
 
 static void not_leak_block(unsigned long ptr)

@@ -1,8 +1,8 @@
 /*
  * The rare parts of a tracked block, kept out of struct memleak_block so
  * that the many blocks without them do not pay for them: the scan areas
- * memleak_scan_area() gives a block, and where its object starts after
- * memleak_padding(). A block that has either carries MEMLEAK_EXTRA, and
+ * memleak_scan_area() gives a block, and where its object starts and its
+ * size after memleak_padding(). A block that has either carries MEMLEAK_EXTRA, and
  * its record sits in a small hash table by block address; every other
  * block answers "no areas, no padding" from its flags alone.
  *
@@ -24,6 +24,7 @@ struct memleak_extra {
 	const struct memleak_block *block;
 	struct memleak_scan_area *areas;	/* newest first */
 	unsigned long pad_offset;
+	size_t object_size;			/* 0: the block's size */
 };
 
 #define EXTRA_HASH_BITS 6
@@ -87,22 +88,31 @@ unsigned long memleak_extra_pad_offset(const struct memleak_block *b)
 	return find_extra(b)->pad_offset;
 }
 
+size_t memleak_extra_object_size(const struct memleak_block *b)
+{
+	size_t size = find_extra(b)->object_size;
+
+	return size ? size : b->size;
+}
+
 const struct memleak_scan_area *
 memleak_extra_scan_areas(const struct memleak_block *b)
 {
 	return find_extra(b)->areas;
 }
 
-int memleak_set_pad_offset(struct memleak_block *b, unsigned long offset)
+int memleak_set_padding(struct memleak_block *b, unsigned long offset,
+			size_t size)
 {
 	struct memleak_extra *x;
 
-	if (!offset && !(b->flags & MEMLEAK_EXTRA))
+	if (!offset && size == b->size && !(b->flags & MEMLEAK_EXTRA))
 		return 0;
 	x = get_extra(b);
 	if (!x)
 		return -ENOMEM;
 	x->pad_offset = offset;
+	x->object_size = size;
 	return 0;
 }
 

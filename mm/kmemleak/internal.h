@@ -98,21 +98,25 @@ struct memleak_scan_area {
  */
 struct memleak_alias_set {
 	unsigned int nr;
-	unsigned int id;	/* blocks name their set by it (aliases.c) */
+	unsigned int size;	/* of the blocks it is for (for GDB) */
 	unsigned long offsets[];
 };
 
 /*
- * Every alias set ever made, by id (aliases.c): a block names its set
- * in two bytes. Sets are never freed, so a block keeps the set of its
- * allocation; id 0 is none.
+ * The set of the blocks of size bytes, NULL when none (aliases.c): from
+ * an array for the small sizes most blocks have, inline, since the scan
+ * asks it for every word that points inside a block.
  */
-#define MEMLEAK_ALIAS_SETS 1024
-extern const struct memleak_alias_set *memleak_alias_sets[MEMLEAK_ALIAS_SETS];
+#define MEMLEAK_SMALL_ALIAS_SIZES 1024
+extern const struct memleak_alias_set
+	*memleak_small_alias_sets[MEMLEAK_SMALL_ALIAS_SIZES];
+const struct memleak_alias_set *memleak_large_aliases_of_size(size_t size);
 
-static inline const struct memleak_alias_set *memleak_alias_set(unsigned int id)
+static inline const struct memleak_alias_set *memleak_aliases_of_size(size_t size)
 {
-	return memleak_alias_sets[id];
+	if (size < MEMLEAK_SMALL_ALIAS_SIZES)
+		return memleak_small_alias_sets[size];
+	return memleak_large_aliases_of_size(size);
 }
 
 /* Block flags. */
@@ -159,7 +163,6 @@ struct memleak_block {
 	s8 min_count;		/* memleak_alloc()'s, at most 127 */
 	s8 count;		/* references found by the running scan */
 	u16 flags;
-	u16 aliases;		/* its alias set: memleak_alias_set(); 0: none */
 	u8 cpu;
 	u8 type;		/* memleak_type_id(); 0: untyped (types.c) */
 };
@@ -191,9 +194,11 @@ static inline bool block_is_white(const struct memleak_block *b)
 int memleak_extra_init(void);
 unsigned long memleak_extra_pages(void);
 unsigned long memleak_extra_pad_offset(const struct memleak_block *b);
+size_t memleak_extra_object_size(const struct memleak_block *b);
 const struct memleak_scan_area *
 memleak_extra_scan_areas(const struct memleak_block *b);
-int memleak_set_pad_offset(struct memleak_block *b, unsigned long offset);
+int memleak_set_padding(struct memleak_block *b, unsigned long offset,
+			size_t size);
 int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
 			  size_t length);
 /*
@@ -208,6 +213,17 @@ void memleak_extra_unpin(void);
 static inline unsigned long block_pad_offset(const struct memleak_block *b)
 {
 	return b->flags & MEMLEAK_EXTRA ? memleak_extra_pad_offset(b) : 0;
+}
+
+/*
+ * The offsets b's object may also be pointed to at: those of its size,
+ * which memleak_padding() may give (else b's own).
+ */
+static inline const struct memleak_alias_set *
+block_aliases(const struct memleak_block *b)
+{
+	return memleak_aliases_of_size(b->flags & MEMLEAK_EXTRA ?
+				       memleak_extra_object_size(b) : b->size);
 }
 
 /* The only parts of b that are scanned; NULL (most blocks): all of it. */
@@ -270,7 +286,7 @@ static inline bool block_has_key(const struct memleak_block *b,
 
 	if (off == 0 || off == pad)
 		return true;
-	set = memleak_alias_set(b->aliases);
+	set = block_aliases(b);
 	if (!set || off < pad)
 		return false;
 	off -= pad;
@@ -465,11 +481,9 @@ unsigned long memleak_print_type_findings(void);
 /* For 'memleak stats': how much of the heap is typed. */
 void memleak_print_typed_share(void);
 
-/* aliases.c: the set for blocks of size bytes (NULL: none), its id. */
+/* aliases.c */
 extern const struct memleak_offset __memleak_offsets_start[];
 extern const struct memleak_offset __memleak_offsets_end[];
-const struct memleak_alias_set *memleak_aliases_of_size(size_t size);
-u16 memleak_alias_id_of_size(size_t size);
 int memleak_aliases_init(void);
 
 /*

@@ -302,7 +302,7 @@ static const char *color_name(const struct memleak_block *b)
 /* Everything known about one block, memleak_lock held (a debug aid). */
 void memleak_dump_block(const struct memleak_block *b)
 {
-	const struct memleak_alias_set *set = memleak_alias_set(b->aliases);
+	const struct memleak_alias_set *set = block_aliases(b);
 	unsigned long pad = block_pad_offset(b);
 	const struct memleak_scan_area *area;
 

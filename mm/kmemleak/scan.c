@@ -595,7 +595,7 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 /* The filter's bits for one white block; count starts again from 0. */
 static void filter_white_block(struct memleak_block *b)
 {
-	const struct memleak_alias_set *set = memleak_alias_set(b->aliases);
+	const struct memleak_alias_set *set = block_aliases(b);
 	unsigned long key, end = b->start + b->size, object;
 
 	b->count = 0;

@@ -135,7 +135,6 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		return;
 	}
 	b->trace = trace->id;
-	b->aliases = memleak_alias_id_of_size(size);
 	b->jiffies = when;
 	b->checksum = 0;
 	b->count = 0;

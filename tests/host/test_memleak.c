@@ -172,8 +172,8 @@ static void test_alias_offset_pointer(void **state)
 	unsigned long off = offsetof(struct test_elem, node);
 
 	(void)state;
-	assert_true(b->aliases != 0);
-	assert_non_null(memleak_alias_set(b->aliases));
+	assert_non_null(block_aliases(b));
+	assert_int_equal(block_aliases(b)->size, sizeof(*e));
 	assert_ptr_equal(memleak_lookup_block((unsigned long)e + off), b);
 	assert_ptr_equal(elem_of(&e->node), e);
 	roots[1] = (unsigned long)&e->node;
@@ -192,7 +192,7 @@ static void test_interior_pointer(void **state)
 	void *p = track(72, 1);
 
 	(void)state;
-	assert_int_equal(tracked_block(p)->aliases, 0);
+	assert_null(block_aliases(tracked_block(p)));
 	roots[0] = (unsigned long)p + 16;
 	expect_suspects(p, NULL);
 	memleak.interior = true;
@@ -388,6 +388,49 @@ static void test_padding(void **state)
 	roots[0] = (unsigned long)obj;
 	expect_suspects(NULL);
 	roots[0] = (unsigned long)p + 8;
+	expect_suspects(p, NULL);
+	untrack(p);
+}
+
+/* memleak_padding() at offset 0: the aliases of the object's size. */
+static void test_padding_object_size(void **state)
+{
+	void *p = track(sizeof(struct test_elem) + 40, 1);
+	struct test_elem *obj = p;
+
+	(void)state;
+	roots[0] = (unsigned long)&obj->node;
+	expect_suspects(p, NULL);	/* 40 bytes more: not its size's */
+	memleak_padding(p, 0, sizeof(struct test_elem));
+	assert_ptr_equal(block_aliases(tracked_block(p)),
+			 memleak_aliases_of_size(sizeof(struct test_elem)));
+	expect_suspects(NULL);
+	untrack(p);
+}
+
+/*
+ * A block's aliases are those of its size now: a module's (inserted
+ * after the block was made) count while it is loaded, and no longer once
+ * it is removed.
+ */
+static void test_module_aliases(void **state)
+{
+	static const struct memleak_offset module_offsets[] = {
+		{ .offset = 24, .size = 88, .member_size = 8 },
+	};
+	void *p = track(88, 1);
+	unsigned long flags;
+
+	(void)state;
+	roots[0] = (unsigned long)p + 24;
+	expect_suspects(p, NULL);
+	assert_int_equal(memleak_insert_aliases(module_offsets,
+						module_offsets + 1), 0);
+	memleak_enter(&flags);
+	assert_int_equal(block_aliases(tracked_block(p))->size, 88);
+	memleak_leave(flags);
+	expect_suspects(NULL);
+	memleak_remove_aliases(module_offsets, module_offsets + 1);
 	expect_suspects(p, NULL);
 	untrack(p);
 }
@@ -854,6 +897,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_pause_rescues_among_many_whites, memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_padding, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_padding_object_size,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_aliases,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_extra_records,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_format, memleak_test_setup,

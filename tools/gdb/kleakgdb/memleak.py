@@ -41,6 +41,9 @@ class Block:
         self.min_count = int(value["min_count"])
         self.extra = extra_of(meta) if self.has("EXTRA") else None
         self.pad_offset = int(self.extra["pad_offset"]) if self.extra else 0
+        # memleak_padding() may give the object a size of its own.
+        self.object_size = (int(self.extra["object_size"]) if self.extra
+                            else 0) or self.size
         self.jiffies = ulong(value["jiffies"])
 
     def has(self, name):
@@ -81,14 +84,10 @@ class Block:
 
     def aliases(self):
         """Offsets (from the object start) at which the block is also known:
-        its alias set is memleak_alias_sets[id] (mm/kmemleak/aliases.c)."""
-        set_id = int(self.v["aliases"])
-        if not set_id:
-            return []
-        addr = ulong(symbol_value("memleak_alias_sets")[set_id])
+        the alias set of its object's size (mm/kmemleak/aliases.c)."""
+        addr = alias_set_of_size(self.object_size)
         if not addr:
-            raise KleakError("alias set %d is not in memleak_alias_sets"
-                             % set_id)
+            return []
         set_type = struct_type("memleak_alias_set")
         nr = int(struct_at(addr, set_type)["nr"])
         if nr > 4096:
@@ -107,6 +106,21 @@ class Block:
             areas.append((ulong(a["offset"]), int(a["length"])))
             addr = ulong(a["next"])
         return areas
+
+
+def alias_set_of_size(size):
+    """memleak_aliases_of_size(): the address of the set for blocks of
+    size bytes, 0 when none. Small sizes index an array; the others are
+    in a radix tree keyed by size, whose leaves are searched here for the
+    set that says it is of that size."""
+    small = symbol_value("memleak_small_alias_sets")
+    if size <= small.type.range()[1]:
+        return ulong(small[size])
+    set_type = struct_type("memleak_alias_set")
+    for addr in memleak_index.radix_leaves(symbol_value("alias_tree")):
+        if int(struct_at(addr, set_type)["size"]) == size:
+            return addr
+    return 0
 
 
 def extra_of(block_addr):

@@ -67,18 +67,15 @@ def slab_blocks(page, records):
     return found
 
 
-def tree_blocks():
-    """The blocks outside slabs, by start page, each page's in address
-    order (radix tree nodes of include/kernel/radix-tree.h)."""
-    root = symbol_value("block_tree")
+def radix_leaves(root):
+    """The items of a radix tree (include/kernel/radix-tree.h) whose root
+    is the gdb.Value root, in key order."""
     ntype = struct_type("radix_tree_node")
-    ttype = struct_type("tree_block")
-    block_at = ttype["block"].bitpos // 8
-    found = []
+    leaves = []
 
     def visit(node_addr, depth):
         if depth > 16:
-            raise KleakError("block tree deeper than 16 levels: corrupted?")
+            raise KleakError("radix tree deeper than 16 levels: corrupted?")
         node = struct_at(node_addr, ntype)
         slots = node["slots"]
         for i in range(slots.type.range()[1] + 1):
@@ -87,18 +84,29 @@ def tree_blocks():
                 continue
             if int(node["shift"]):
                 visit(entry, depth + 1)
-                continue
-            while entry:        # the blocks starting in this page
-                tb = struct_at(entry, ttype)
-                found.append(entry + block_at)
-                if len(found) > MAX_BLOCKS:
-                    raise KleakError("more than %d blocks in the tree: "
-                                     "a loop?" % MAX_BLOCKS)
-                entry = ulong(tb["next"])
+            else:
+                leaves.append(entry)
 
     top = ulong(root["rnode"])
     if top:
         visit(top, 0)
+    return leaves
+
+
+def tree_blocks():
+    """The blocks outside slabs, by start page, each page's in address
+    order (the tree's items are lists of the blocks starting in a page)."""
+    ttype = struct_type("tree_block")
+    block_at = ttype["block"].bitpos // 8
+    found = []
+    for entry in radix_leaves(symbol_value("block_tree")):
+        while entry:        # the blocks starting in this page
+            tb = struct_at(entry, ttype)
+            found.append(entry + block_at)
+            if len(found) > MAX_BLOCKS:
+                raise KleakError("more than %d blocks in the tree: "
+                                 "a loop?" % MAX_BLOCKS)
+            entry = ulong(tb["next"])
     return found
 
 
