@@ -82,9 +82,10 @@ static void __init replay_op(const struct early_op *op)
 		strlcpy(key.comm, "boot", sizeof(key.comm));
 		key.nr_entries = op->nr_entries;
 		memcpy(key.entries, op->entries, sizeof(key.entries));
+		key.cpu = (u8)smp_processor_id();
+		key.type = memleak_type_id(op->block_type, op->size);
 		memleak_create_block(op->ptr, op->size, op->min_count,
-				     memleak_intern_trace(&key), jiffies,
-				     smp_processor_id(), op->block_type);
+				     memleak_intern_trace(&key), jiffies);
 		break;
 	case MEMLEAK_OP_FREE:
 		memleak_delete_block(op->ptr);

@@ -615,7 +615,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	if (!b || !record_used(b))
 		return false;
 	*start = b->start;
-	*type = b->type;
+	*type = block_type_id(b);
 	return addr >= *start;
 }
 

@@ -58,6 +58,12 @@ struct memleak_trace {
 	int pid;
 	u16 nr_entries;
 	u8 parked;		/* in the ring of unused traces */
+	/*
+	 * Which CPU allocated, and what: the type id (memleak_type_id(),
+	 * 0 untyped). Traces that differ in either are two traces.
+	 */
+	u8 cpu;
+	u8 type;
 	/* Word-aligned: task_current_identity() copies it by words. */
 	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	unsigned long entries[MEMLEAK_TRACE_LENGTH];
@@ -135,6 +141,7 @@ static inline const struct memleak_alias_set *memleak_aliases_of_size(size_t siz
 #define MEMLEAK_REFERS_TO_SUSPECTS (1 << 11)	/* a suspect pointing at suspects */
 #define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
 #define MEMLEAK_EXTRA (1 << 13)		/* has scan areas or padding (extra.c) */
+#define MEMLEAK_TYPED (1 << 14)		/* its trace's type id is not 0 */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -145,8 +152,9 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 28 bytes on our 32-bit targets, 32 on a 64-bit
- * host (see docs/memleak.md). A slab object's block is its slot's
+ * One tracked block: 24 bytes on our 32-bit targets, 32 on a 64-bit
+ * host (see docs/memleak.md): its CPU and type are its trace's, its
+ * aliases its size's. A slab object's block is its slot's
  * record in its slab's array of records (index.c), reused by the next
  * object tracked there; every other block lives in a node of the tree
  * of blocks outside slabs (index_tree.c). A free record has flags 0.
@@ -158,13 +166,11 @@ struct memleak_block {
 	unsigned long start;
 	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
-	u32 trace;		/* its trace's id: block_trace() */
+	u32 trace;		/* its trace's id: block_trace(), with CPU and type */
 	u32 checksum;
 	s8 min_count;		/* memleak_alloc()'s, at most 127 */
 	s8 count;		/* references found by the running scan */
 	u16 flags;
-	u8 cpu;
-	u8 type;		/* memleak_type_id(); 0: untyped (types.c) */
 };
 
 static inline struct memleak_trace *block_trace(const struct memleak_block *b)
@@ -391,13 +397,22 @@ struct memleak_state {
 extern struct memleak_state memleak;
 extern struct spinlock memleak_lock;
 
+/*
+ * b's type id (0: untyped), kept in its trace; MEMLEAK_TYPED spares the
+ * untyped blocks, most of them, the trace's two loads.
+ */
+static inline u8 block_type_id(const struct memleak_block *b)
+{
+	return b->flags & MEMLEAK_TYPED ? block_trace(b)->type : 0;
+}
+
 /* Read for every gray block: inline. See types.c. */
 static inline const struct memleak_type *
 memleak_block_type(const struct memleak_block *b)
 {
-	if (!b->type || !memleak.typed)
-		return NULL;
-	return &__start_memleak_types[b->type - 1];
+	u8 id = memleak.typed ? block_type_id(b) : 0;
+
+	return id ? &__start_memleak_types[id - 1] : NULL;
 }
 
 /*
@@ -504,13 +519,13 @@ void memleak_annotate(enum memleak_op op, unsigned long ptr,
 		      unsigned long offset, size_t size);
 /*
  * A block for an allocation, which takes over a reference to trace
- * (NULL: out of memory), and the removal of one at a free (a warning
- * when no block starts at start); memleak_lock held, this CPU inside the
- * collector. Failures disable the collector.
+ * (NULL: out of memory; it names the CPU and the type too), and the
+ * removal of one at a free (a warning when no block starts at start);
+ * memleak_lock held, this CPU inside the collector. Failures disable the
+ * collector.
  */
 void memleak_create_block(unsigned long start, size_t size, int min_count,
-			  struct memleak_trace *trace, unsigned long jiffies,
-			  unsigned int cpu, const struct memleak_type *type);
+			  struct memleak_trace *trace, unsigned long jiffies);
 void memleak_delete_block(unsigned long start);
 /* The same without the warning: false when no block starts there. */
 bool memleak_try_delete_block(unsigned long start);

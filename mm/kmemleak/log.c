@@ -184,15 +184,18 @@ void __init memleak_init_logs(void)
 }
 
 /*
- * The stored trace of context c, with a reference taken; NULL on OOM.
- * The key is not cleared first: the lookup reads its fields set here,
- * and entries up to nr_entries.
+ * The stored trace of context c on cpu, for a block of type id type,
+ * with a reference taken; NULL on OOM. The key is not cleared first: the
+ * lookup reads its fields set here, and entries up to nr_entries.
  */
-static struct memleak_trace *intern_context(const struct pending_ctx *c)
+static struct memleak_trace *intern_context(const struct pending_ctx *c,
+					    unsigned int cpu, u8 type)
 {
 	unsigned int n = min(c->nr_entries - c->skip, MEMLEAK_TRACE_LENGTH);
 	struct memleak_trace key;
 
+	key.cpu = (u8)cpu;
+	key.type = type;
 	key.pid = c->pid;
 	key.nr_entries = (u16)n;
 	memcpy(key.comm, c->comm, sizeof(key.comm));
@@ -204,28 +207,33 @@ static struct memleak_trace *intern_context(const struct pending_ctx *c)
 /*
  * Gives every waiting allocation of log (CPU cpu's) its block; the log
  * lock held, interrupts off, this CPU inside the collector. A disabled
- * collector just empties it. Entries that share a context (a loop) share
- * its trace, looked up once.
+ * collector just empties it. Entries that share a context and a type (a
+ * loop) share their trace, looked up once.
  */
 static void flush_log(struct pending_log *log, unsigned int cpu)
 {
 	const struct pending_ctx *interned = NULL;
 	struct memleak_trace *trace = NULL;
+	u8 interned_type = 0;
 
 	/* The bare lock: with interrupts off nothing can switch us out. */
 	raw_spin_lock(&memleak_lock);
 	for (const struct pending_alloc *a = log->allocs;
 	     a < log->next && memleak.enabled; a++) {
+		u8 type;
+
 		if (!a->start_inv)
 			continue;
-		if (a->ctx != interned) {
-			trace = intern_context(a->ctx);
+		type = memleak_type_id(a->type, a->size);
+		if (a->ctx != interned || type != interned_type) {
+			trace = intern_context(a->ctx, cpu, type);
 			interned = a->ctx;
+			interned_type = type;
 		} else if (trace) {
 			memleak_trace_get(trace);
 		}
 		memleak_create_block(~a->start_inv, a->size, a->min_count,
-				     trace, a->jiffies, cpu, a->type);
+				     trace, a->jiffies);
 	}
 	/* last_ctx stays, to be found unchanged next time. */
 	log->next = log->allocs;

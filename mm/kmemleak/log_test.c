@@ -76,7 +76,7 @@ static void test_waiting_block_is_found(struct ktest *t)
 	KEXPECT(t, b != NULL);
 	if (b) {
 		KEXPECT_EQ(t, b->size, 40);
-		KEXPECT_EQ(t, b->cpu, cpu);
+		KEXPECT_EQ(t, block_trace(b)->cpu, cpu);
 		KEXPECT(t, b->jiffies - then <= jiffies - then);
 		KEXPECT_EQ(t, block_trace(b)->pid, current->pid);
 		KEXPECT(t, strcmp(block_trace(b)->comm, current->name) == 0);

@@ -313,7 +313,8 @@ void memleak_dump_block(const struct memleak_block *b)
 	       b->flags & MEMLEAK_SUSPECT ? " suspect" : "",
 	       b->flags & MEMLEAK_CLEARED ? " cleared" : "",
 	       b->flags & MEMLEAK_CHECKSUM_VALID ? " checksummed" : "");
-	printk("  allocated on CPU %u, checksum %08x\n", b->cpu, b->checksum);
+	printk("  allocated on CPU %u, checksum %08x\n", block_trace(b)->cpu,
+	       b->checksum);
 	if (pad)
 		printk("  object starts at +%lu (memleak_padding)\n", pad);
 	for (unsigned int i = 0; set && i < set->nr; i++)

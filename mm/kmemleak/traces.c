@@ -97,12 +97,13 @@ unsigned long memleak_traces_pages(void)
 }
 
 /*
- * The pid and the call sites; not the name, which the pid stands for
- * (same_trace() still compares it).
+ * The pid, CPU, type and call sites; not the name, which the pid stands
+ * for (same_trace() still compares it).
  */
 static u32 hash_trace(const struct memleak_trace *t)
 {
-	u32 h = 2166136261u ^ (u32)t->pid;
+	u32 h = 2166136261u ^ (u32)t->pid ^ ((u32)t->cpu << 16) ^
+		((u32)t->type << 24);
 
 	for (unsigned int i = 0; i < t->nr_entries; i++)
 		h = (h ^ (u32)t->entries[i]) * 16777619u;
@@ -113,8 +114,8 @@ static u32 hash_trace(const struct memleak_trace *t)
 static bool same_trace(const struct memleak_trace *a,
 		       const struct memleak_trace *b)
 {
-	if (a->hash != b->hash || a->pid != b->pid ||
-	    a->nr_entries != b->nr_entries)
+	if (a->hash != b->hash || a->pid != b->pid || a->cpu != b->cpu ||
+	    a->type != b->type || a->nr_entries != b->nr_entries)
 		return false;
 	for (unsigned int i = 0; i < a->nr_entries; i++)
 		if (a->entries[i] != b->entries[i])

@@ -112,8 +112,7 @@ static void refuse_block(unsigned long start, size_t size,
 }
 
 void memleak_create_block(unsigned long start, size_t size, int min_count,
-			  struct memleak_trace *trace, unsigned long when,
-			  unsigned int cpu, const struct memleak_type *type)
+			  struct memleak_trace *trace, unsigned long when)
 {
 	struct memleak_block *b;
 	int err;
@@ -138,8 +137,8 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 	b->jiffies = when;
 	b->checksum = 0;
 	b->count = 0;
-	b->cpu = (u8)cpu;
-	b->type = memleak_type_id(type, size);
+	if (trace->type)
+		b->flags |= MEMLEAK_TYPED;
 	/* A block new to the running scan is not white in it: see there. */
 	if (memleak.marking) {
 		b->flags |= MEMLEAK_NEW;

@@ -407,8 +407,8 @@ static void count_block(struct memleak_block *b, void *ctx)
 	(void)ctx;
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b))
 		return;
-	census_blocks[b->type]++;
-	census_bytes[b->type] += b->size;
+	census_blocks[block_type_id(b)]++;
+	census_bytes[block_type_id(b)] += b->size;
 }
 
 /* Counts the blocks scanned as blocks (not ignored) by type. */

@@ -826,6 +826,40 @@ static void test_pending_overflow(void **state)
 	assert_false(log_has("freeing unknown object"));
 }
 
+static __attribute__((noinline)) void *track_on_cpu(unsigned int cpu)
+{
+	host_cpu_id = cpu;
+	return track(40, 1);
+}
+
+/* One call site on two CPUs: a trace each, each naming its CPU. */
+static void test_trace_per_cpu(void **state)
+{
+	unsigned int cpu = host_cpu_id;
+	volatile unsigned int nr = 2;	/* a loop the compiler keeps */
+	struct memleak_block *b[2];
+	void *p[2];
+
+	(void)state;
+	for (unsigned int i = 0; i < nr; i++)
+		p[i] = track_on_cpu(i + 1);
+	host_cpu_id = cpu;
+	memleak_flush_pending();
+	assert_memory_equal(
+		block_trace(memleak_lookup_block((unsigned long)p[0]))->entries,
+		block_trace(memleak_lookup_block((unsigned long)p[1]))->entries,
+		MEMLEAK_TRACE_LENGTH * sizeof(long));
+	memleak_flush_pending();
+	for (unsigned int i = 0; i < 2; i++) {
+		b[i] = memleak_lookup_block((unsigned long)p[i]);
+		assert_non_null(b[i]);
+		assert_int_equal(block_trace(b[i])->cpu, i + 1);
+	}
+	assert_ptr_not_equal(block_trace(b[0]), block_trace(b[1]));
+	for (unsigned int i = 0; i < 2; i++)
+		untrack(p[i]);
+}
+
 /* Freed on another CPU than the one whose log it waits in. */
 static void test_pending_cross_cpu_free(void **state)
 {
@@ -840,7 +874,7 @@ static void test_pending_cross_cpu_free(void **state)
 	assert_false(log_has("freeing unknown object"));
 	/* The free flushed CPU 2's log: b is in the index, allocated there. */
 	assert_int_equal(memleak.nr_blocks, 1);
-	assert_int_equal(memleak_lookup_block((unsigned long)b)->cpu, 2);
+	assert_int_equal(block_trace(memleak_lookup_block((unsigned long)b))->cpu, 2);
 	untrack(b);
 	memleak_free(a);
 	assert_true(log_has("memleak: freeing unknown object"));
@@ -921,6 +955,8 @@ int main(void)
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_overflow, memleak_test_setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_trace_per_cpu,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_cross_cpu_free,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(

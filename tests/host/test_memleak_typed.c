@@ -231,6 +231,38 @@ static void test_type_ids(void **state)
 	assert_int_equal(memleak_type_id(NULL, 64), 0);
 }
 
+/*
+ * A block's type is kept in its trace: from one call site, blocks of
+ * two types and an untyped one get a trace each, and each its own type.
+ */
+static void test_type_in_trace(void **state)
+{
+	const struct memleak_type *types[3] = {
+		MEMLEAK_TYPE_OF(h_node), MEMLEAK_TYPE_OF(h_item), NULL
+	};
+	struct memleak_block *b[3];
+	void *p[3];
+
+	(void)state;
+	for (unsigned int i = 0; i < 3; i++)
+		p[i] = track_typed(sizeof(struct h_owner), types[i]);
+	memleak_flush_pending();
+	for (unsigned int i = 0; i < 3; i++) {
+		b[i] = memleak_index_find((unsigned long)p[i]);
+		assert_non_null(b[i]);
+		assert_ptr_equal(memleak_block_type(b[i]), types[i]);
+	}
+	assert_true(b[0]->flags & MEMLEAK_TYPED);
+	assert_false(b[2]->flags & MEMLEAK_TYPED);
+	assert_ptr_not_equal(block_trace(b[0]), block_trace(b[1]));
+	assert_ptr_not_equal(block_trace(b[1]), block_trace(b[2]));
+	assert_memory_equal(block_trace(b[0])->entries, block_trace(b[1])->entries,
+			    sizeof(block_trace(b[0])->entries[0]) *
+				    block_trace(b[0])->nr_entries);
+	for (unsigned int i = 0; i < 3; i++)
+		untrack(p[i]);
+}
+
 /* What the scan reads of a typed block, and of an untyped one. */
 static void test_reads_word(void **state)
 {
@@ -267,6 +299,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_type_ids, memleak_test_setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_type_in_trace,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reads_word, memleak_test_setup,
 						teardown),
 	};

@@ -155,6 +155,7 @@ def read_trace(addr):
     t = struct_at(addr, struct_type("memleak_trace"))
     nr = min(int(t["nr_entries"]), t["entries"].type.range()[1] + 1)
     return {"comm": c_string(t["comm"]), "pid": int(t["pid"]),
+            "cpu": int(t["cpu"]),
             "entries": [ulong(t["entries"][i]) for i in range(nr)]}
 
 
@@ -517,8 +518,9 @@ its first BYTES bytes (default 32). Reads memory only."""
             b.start, b.start + b.size - 1, b.size, b.colour()))
         print("  metadata at 0x%08x; references: %d found, %d needed; "
               "flags %s" % (b.meta, b.count, b.min_count, b.flag_names()))
-        print("  allocated on CPU %d at jiffies %d, checksum %08x" % (
-            int(b.v["cpu"]), ulong(b.v["jiffies"]),
+        t = b.trace()
+        print("  allocated on CPU %s at jiffies %d, checksum %08x" % (
+            t["cpu"] if t else "?", ulong(b.v["jiffies"]),
             int(b.v["checksum"]) & 0xffffffff))
         if b.pad_offset:
             print("  object starts at +%d (memleak_padding)" % b.pad_offset)
