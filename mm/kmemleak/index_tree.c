@@ -19,10 +19,15 @@
 #include <kernel/slab.h>
 #include "index.h"
 
-/* One block in the list of those starting in a page. */
+/*
+ * One block in the list of those starting in a page. The block comes
+ * first: container_of() at offset 0 records no alias, where one at the
+ * size of a pointer would make that offset an alias of every tracked
+ * block of this struct's size.
+ */
 struct tree_block {
-	struct tree_block *next;	/* the page's next block, by address */
 	struct memleak_block block;
+	struct tree_block *next;	/* the page's next block, by address */
 };
 
 /*

@@ -130,7 +130,7 @@ static inline const struct memleak_alias_set *memleak_aliases_of_size(size_t siz
 #define MEMLEAK_BLACK (1 << 1)		/* memleak_ignore: not scanned, not reported */
 #define MEMLEAK_REPORTED (1 << 2)	/* listed by an earlier 'memleak' */
 #define MEMLEAK_CLEARED (1 << 3)	/* hidden by 'memleak clear' */
-#define MEMLEAK_CHECKSUM_VALID (1 << 4)
+#define MEMLEAK_CHECKSUM_VALID (1 << 4)	/* has a sum in checksums.c */
 #define MEMLEAK_SUSPECT (1 << 5)	/* white and old enough after the last scan */
 #define MEMLEAK_NEW (1 << 6)		/* allocated during the running scan */
 #define MEMLEAK_CONFIRMED (1 << 7)	/* white with the world stopped */
@@ -152,9 +152,9 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 24 bytes on our 32-bit targets, 32 on a 64-bit
+ * One tracked block: 20 bytes on our 32-bit targets, 24 on a 64-bit
  * host (see docs/memleak.md): its CPU and type are its trace's, its
- * aliases its size's. A slab object's block is its slot's
+ * aliases its size's, its checksum (white blocks only) in checksums.c. A slab object's block is its slot's
  * record in its slab's array of records (index.c), reused by the next
  * object tracked there; every other block lives in a node of the tree
  * of blocks outside slabs (index_tree.c). A free record has flags 0.
@@ -167,7 +167,6 @@ struct memleak_block {
 	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
 	u32 trace;		/* its trace's id: block_trace(), with CPU and type */
-	u32 checksum;
 	s8 min_count;		/* memleak_alloc()'s, at most 127 */
 	s8 count;		/* references found by the running scan */
 	u16 flags;
@@ -192,6 +191,17 @@ static inline bool block_is_white(const struct memleak_block *b)
 {
 	return !block_is_black(b) && b->count < b->min_count;
 }
+
+/*
+ * checksums.c: the sums of blocks white at a scan, by block; set fails
+ * with -ENOMEM. A block with MEMLEAK_CHECKSUM_VALID has one, until it is
+ * freed (forget).
+ */
+bool memleak_checksum_get(const struct memleak_block *b, u32 *sum);
+int memleak_checksum_set(const struct memleak_block *b, u32 sum);
+void memleak_checksum_forget(const struct memleak_block *b);
+unsigned long memleak_checksum_pages(void);
+unsigned long memleak_checksum_entries(void);
 
 /*
  * extra.c: the rare parts of a block (its scan areas, its padding), for

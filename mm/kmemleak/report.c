@@ -305,7 +305,10 @@ void memleak_dump_block(const struct memleak_block *b)
 	const struct memleak_alias_set *set = block_aliases(b);
 	unsigned long pad = block_pad_offset(b);
 	const struct memleak_scan_area *area;
+	u32 sum = 0;
 
+	if (b->flags & MEMLEAK_CHECKSUM_VALID)
+		memleak_checksum_get(b, &sum);
 	printk("block 0x%08lx-0x%08lx (size %u), %s after the last scan\n",
 	       b->start, b->start + b->size - 1, b->size, color_name(b));
 	printk("  references: %d found, %d needed; flags%s%s%s%s\n", b->count,
@@ -314,7 +317,7 @@ void memleak_dump_block(const struct memleak_block *b)
 	       b->flags & MEMLEAK_CLEARED ? " cleared" : "",
 	       b->flags & MEMLEAK_CHECKSUM_VALID ? " checksummed" : "");
 	printk("  allocated on CPU %u, checksum %08x\n", block_trace(b)->cpu,
-	       b->checksum);
+	       sum);
 	if (pad)
 		printk("  object starts at +%lu (memleak_padding)\n", pad);
 	for (unsigned int i = 0; set && i < set->nr; i++)

@@ -574,13 +574,17 @@ static void collect_if_white(struct memleak_block *b, void *ctx)
 static bool note_checksum(struct memleak_block *b, u32 sum)
 {
 	bool valid = b->flags & MEMLEAK_CHECKSUM_VALID;
+	u32 old;
 
-	b->flags |= MEMLEAK_CHECKSUM_VALID;
-	if (!valid || sum == b->checksum) {
-		b->checksum = sum;
+	if (!valid || !memleak_checksum_get(b, &old))
+		old = sum;	/* the first: nothing to compare with */
+	if (memleak_checksum_set(b, sum)) {
+		memleak_disable("out of memory for checksums");
 		return false;
 	}
-	b->checksum = sum;
+	b->flags |= MEMLEAK_CHECKSUM_VALID;
+	if (sum == old)
+		return false;
 	b->flags &= ~MEMLEAK_CLEARED;	/* changed: worth showing again */
 	if (block_is_white(b)) {
 		b->count = b->min_count;

@@ -135,7 +135,6 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 	}
 	b->trace = trace->id;
 	b->jiffies = when;
-	b->checksum = 0;
 	b->count = 0;
 	if (trace->type)
 		b->flags |= MEMLEAK_TYPED;
@@ -172,6 +171,8 @@ bool memleak_try_delete_block(unsigned long start)
 	memleak.nr_blocks--;
 	if (b->flags & MEMLEAK_EXTRA)
 		memleak_free_extra(b);
+	if (b->flags & MEMLEAK_CHECKSUM_VALID)
+		memleak_checksum_forget(b);
 	memleak_trace_put(block_trace(b));
 	memleak_index_remove(b);
 	return true;
@@ -225,7 +226,7 @@ unsigned long memleak_metadata_bytes(void)
 	memleak_enter(&flags);
 	pages = memleak_traces_pages() +
 		memleak_extra_pages() + memleak_index_pages() +
-		memleak_queue_pages();
+		memleak_queue_pages() + memleak_checksum_pages();
 	bytes = pages * PAGE_SIZE;
 	memleak_leave(flags);
 	return bytes;
@@ -237,7 +238,8 @@ unsigned long memleak_nr_free_pages(void)
 
 	memleak_enter(&flags);
 	n = nr_free_pages() + memleak_traces_pages() + memleak_extra_pages() +
-	    memleak_index_pages() + memleak_queue_pages();
+	    memleak_index_pages() + memleak_queue_pages() +
+	    memleak_checksum_pages();
 	memleak_leave(flags);
 	return n;
 }

@@ -123,6 +123,24 @@ def alias_set_of_size(size):
     return 0
 
 
+def checksum_of(block_addr):
+    """The sum of a block with MEMLEAK_CHECKSUM_VALID, from the table of
+    mm/kmemleak/checksums.c: slot_of() there, then the next slots."""
+    slots = ulong(symbol_value("checksum_slots"))
+    table = ulong(symbol_value("checksum_table"))
+    etype = struct_type("checksum_entry")
+    i = (((block_addr // word_size()) * 0x9e3779b9) & 0xffffffff) & (slots - 1)
+    for _ in range(slots):
+        e = struct_at(table + i * etype.sizeof, etype)
+        if ulong(e["block"]) == block_addr:
+            return int(e["sum"])
+        if not ulong(e["block"]):
+            break
+        i = (i + 1) & (slots - 1)
+    raise KleakError("block 0x%08x has MEMLEAK_CHECKSUM_VALID but no sum "
+                     "in checksum_table" % block_addr)
+
+
 def extra_of(block_addr):
     """The struct memleak_extra of a block with MEMLEAK_EXTRA (its scan
     areas and padding: mm/kmemleak/extra.c), found in extra_table."""
@@ -521,7 +539,7 @@ its first BYTES bytes (default 32). Reads memory only."""
         t = b.trace()
         print("  allocated on CPU %s at jiffies %d, checksum %08x" % (
             t["cpu"] if t else "?", ulong(b.v["jiffies"]),
-            int(b.v["checksum"]) & 0xffffffff))
+            checksum_of(b.meta) if b.has("CHECKSUM_VALID") else 0))
         if b.pad_offset:
             print("  object starts at +%d (memleak_padding)" % b.pad_offset)
         for off in b.aliases():

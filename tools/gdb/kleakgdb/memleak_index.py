@@ -12,8 +12,8 @@ this, by reading memory only:
                from the shape in the page's entry (memleak_page_entries)
   block_tree   the blocks outside slabs: a radix tree keyed by start
                page, each entry a list of the tree's nodes (struct
-               tree_block of mm/kmemleak/index_tree.c: next, then the
-               block itself)
+               tree_block of mm/kmemleak/index_tree.c: the block
+               itself, then next)
 """
 from . import source
 from .util import (KleakError, read_bytes, read_word, struct_at,
