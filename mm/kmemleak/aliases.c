@@ -27,8 +27,8 @@
  * (bit patterns as far as the scan cares: the sets are the collector's
  * own, untracked), the rest in a radix tree.
  */
-const struct memleak_alias_set *memleak_small_alias_sets[MEMLEAK_SMALL_ALIAS_SIZES]
-	__memleak_noscan;
+const struct memleak_alias_set
+	*memleak_small_alias_sets[MEMLEAK_SMALL_ALIAS_SIZES] __memleak_noscan;
 static struct radix_tree_root alias_tree;
 
 /* Alias-tree nodes are only made at init, from kmalloc (untracked too). */

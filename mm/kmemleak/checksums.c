@@ -4,15 +4,19 @@
  * probably in use). Few blocks are ever white, so their sums are kept
  * here, beside the blocks, and not in every block's record:
  *
- *   block (its record's address) --hash--> [ block | sum ] in a table,
- *                                           the next slot on a collision
+ *   block --its record's place in RAM--> key --hash--> [ key | sum ]
+ *                                         the next slot on a collision
  *
- * An open-addressed table, a power of two of slots, at most half full:
- * it doubles when it would be fuller, and a failure to grow disables the
+ * A record lies in RAM (the index's arrays, the tree's nodes), so its
+ * offset from RAM's first byte, in 4-byte units, names it in 32 bits:
+ * an entry is 8 bytes on every machine. An open-addressed table, a
+ * power of two of slots in pages, at most three quarters full: the scan
+ * makes room for its white blocks before it sums them
+ * (memleak_checksum_reserve()), and a failure to grow disables the
  * collector (the caller's message). A block has an entry while it has
- * MEMLEAK_CHECKSUM_VALID; its free takes the entry out, before its record
- * can be reused. A deletion moves the entries after it back, so that a
- * lookup may stop at the first empty slot.
+ * MEMLEAK_CHECKSUM_VALID; its free takes the entry out, before its
+ * record can be reused. A deletion moves the entries after it back, so
+ * that a lookup may stop at the first empty slot.
  *
  * Locking: memleak_lock, for every function here.
  */
@@ -23,82 +27,170 @@
 #include "internal.h"
 
 struct checksum_entry {
-	const struct memleak_block *block;	/* NULL: a free slot */
+	u32 key;	/* key_of() its block; 0: a free slot */
 	u32 sum;
 };
 
-/* Block addresses, no pointers to follow: the scan never reads it. */
-static struct checksum_entry *checksum_table;
-static unsigned int checksum_order;	/* of its pages */
-static unsigned long checksum_slots, nr_entries;
+/*
+ * The table's slots lie in pages, found through a directory of them: a
+ * large table needs no large run of free pages. Numbers only, no
+ * pointers: the scan never reads it.
+ */
+#define SLOTS_PER_PAGE (PAGE_SIZE / sizeof(struct checksum_entry))
+static struct checksum_entry **checksum_pages;
+static unsigned int checksum_shift;	/* 2^shift slots */
+static unsigned long nr_entries;
 
-static unsigned long slot_of(const struct memleak_block *b)
+/* Room for n entries: at most three quarters of the slots. */
+static bool fits(unsigned long n)
 {
-	u32 h = (u32)((unsigned long)b / sizeof(long)) * 0x9e3779b9u;
+	return checksum_pages && 4 * n <= 3 * (1ul << checksum_shift);
+}
 
-	return h & (checksum_slots - 1);
+static u32 key_of(const struct memleak_block *b)
+{
+	return (u32)((__pa(b) - (min_pfn << PAGE_SHIFT)) / sizeof(u32)) + 1;
+}
+
+static struct checksum_entry *slot(unsigned long i)
+{
+	return &checksum_pages[i / SLOTS_PER_PAGE][i % SLOTS_PER_PAGE];
+}
+
+/* Multiplicative hashing: the top bits of the key times 2^32 / phi. */
+static unsigned long slot_of(u32 key)
+{
+	return (u32)(key * 0x9e3779b9u) >> (32 - checksum_shift);
 }
 
 static unsigned long next_slot(unsigned long i)
 {
-	return (i + 1) & (checksum_slots - 1);
+	return (i + 1) & ((1ul << checksum_shift) - 1);
 }
 
-/* The slot holding b's entry, or the free slot where it would go. */
-static unsigned long find_slot(const struct memleak_block *b)
+/* The slot holding key's entry, or the free slot where it would go. */
+static unsigned long find_index(u32 key)
 {
-	unsigned long i = slot_of(b);
+	unsigned long i = slot_of(key);
 
-	while (checksum_table[i].block && checksum_table[i].block != b)
+	while (slot(i)->key && slot(i)->key != key)
 		i = next_slot(i);
 	return i;
 }
 
-/* A table of twice the slots (a page at first), the entries moved in. */
-static bool grow_table(void)
+static struct checksum_entry *find_slot(u32 key)
 {
-	unsigned int order = checksum_table ? checksum_order + 1 : 0;
-	struct page *page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order);
-	struct checksum_entry *old = checksum_table;
-	unsigned long old_slots = checksum_slots;
+	return slot(find_index(key));
+}
 
-	if (!page)
+static unsigned int directory_order(unsigned int shift)
+{
+	return get_order((1ul << shift) / SLOTS_PER_PAGE * sizeof(void *));
+}
+
+static void free_pages_of(struct checksum_entry **pages, unsigned int shift)
+{
+	for (unsigned long i = 0; i < (1ul << shift) / SLOTS_PER_PAGE; i++)
+		if (pages[i])
+			__free_pages(virt_to_page(pages[i]), 0);
+	__free_pages(virt_to_page(pages), directory_order(shift));
+}
+
+/* The pages of a table of 2^shift free slots, or NULL. */
+static struct checksum_entry **alloc_pages_of(unsigned int shift)
+{
+	unsigned long n = (1ul << shift) / SLOTS_PER_PAGE;
+	struct page *dir = alloc_pages(GFP_ATOMIC | __GFP_NOWARN,
+				       directory_order(shift));
+	struct checksum_entry **pages;
+
+	if (!dir)
+		return NULL;
+	pages = page_address(dir);
+	memset(pages, 0, n * sizeof(*pages));
+	for (unsigned long i = 0; i < n; i++) {
+		struct page *page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
+
+		if (!page) {
+			free_pages_of(pages, shift);
+			return NULL;
+		}
+		pages[i] = page_address(page);
+		memset(pages[i], 0, PAGE_SIZE);
+	}
+	return pages;
+}
+
+/* A table of 2^shift slots, the entries moved in; false if none. */
+static bool resize_table(unsigned int shift)
+{
+	unsigned int old_shift = checksum_shift;
+	struct checksum_entry **old = checksum_pages;
+	struct checksum_entry **pages = alloc_pages_of(shift);
+
+	if (!pages)
 		return false;
-	checksum_table = page_address(page);
-	checksum_order = order;
-	checksum_slots = (PAGE_SIZE << order) / sizeof(*checksum_table);
-	memset(checksum_table, 0, PAGE_SIZE << order);
-	for (unsigned long i = 0; i < old_slots; i++)
-		if (old[i].block)
-			checksum_table[find_slot(old[i].block)] = old[i];
+	checksum_pages = pages;
+	checksum_shift = shift;
+	for (unsigned long i = 0; old && i < (1ul << old_shift); i++) {
+		const struct checksum_entry *e =
+			&old[i / SLOTS_PER_PAGE][i % SLOTS_PER_PAGE];
+
+		if (e->key)
+			*find_slot(e->key) = *e;
+	}
 	if (old)
-		__free_pages(virt_to_page(old), order - 1);
+		free_pages_of(old, old_shift);
 	return true;
+}
+
+int memleak_checksum_reserve(unsigned long n)
+{
+	/* A power of two: the first table is a page of slots. */
+	unsigned int shift = checksum_pages ? checksum_shift :
+			     (unsigned int)__builtin_ctzl(SLOTS_PER_PAGE);
+
+	if (fits(nr_entries + n))
+		return 0;
+	while (4 * (nr_entries + n) > 3 * (1ul << shift))
+		shift++;
+	if (shift > 32 || !resize_table(shift))
+		return -ENOMEM;
+	return 0;
+}
+
+void memleak_checksum_prefetch(const struct memleak_block *b)
+{
+	if (checksum_pages)
+		__builtin_prefetch(slot(slot_of(key_of(b))));
 }
 
 bool memleak_checksum_get(const struct memleak_block *b, u32 *sum)
 {
-	unsigned long i;
+	struct checksum_entry *e;
 
-	if (!checksum_table)
+	if (!checksum_pages)
 		return false;
-	i = find_slot(b);
-	*sum = checksum_table[i].sum;
-	return checksum_table[i].block == b;
+	e = find_slot(key_of(b));
+	*sum = e->sum;
+	return e->key == key_of(b);
 }
 
-int memleak_checksum_set(const struct memleak_block *b, u32 sum)
+int memleak_checksum_replace(const struct memleak_block *b, u32 sum,
+			     u32 *old)
 {
-	unsigned long i;
+	u32 key = key_of(b);
+	struct checksum_entry *e;
 
-	if (2 * (nr_entries + 1) > checksum_slots && !grow_table())
+	if (!fits(nr_entries + 1) && memleak_checksum_reserve(1))
 		return -ENOMEM;
-	i = find_slot(b);
-	if (!checksum_table[i].block) {
-		checksum_table[i].block = b;
-		nr_entries++;
-	}
-	checksum_table[i].sum = sum;
+	e = find_slot(key);
+	*old = e->sum;
+	e->sum = sum;
+	if (e->key)
+		return 1;
+	e->key = key;
+	nr_entries++;
 	return 0;
 }
 
@@ -108,34 +200,37 @@ int memleak_checksum_set(const struct memleak_block *b, u32 sum)
  */
 static bool may_move_back(unsigned long i, unsigned long j)
 {
-	unsigned long home = slot_of(checksum_table[j].block);
+	unsigned long mask = (1ul << checksum_shift) - 1;
+	unsigned long home = slot_of(slot(j)->key);
 
-	return ((j - home) & (checksum_slots - 1)) >=
-	       ((j - i) & (checksum_slots - 1));
+	return ((j - home) & mask) >= ((j - i) & mask);
 }
 
 void memleak_checksum_forget(const struct memleak_block *b)
 {
 	unsigned long i, j;
 
-	if (!checksum_table)
+	if (!checksum_pages)
 		return;
-	i = find_slot(b);
-	if (checksum_table[i].block != b)
+	i = find_index(key_of(b));
+	if (slot(i)->key != key_of(b))
 		return;
 	nr_entries--;
-	for (j = next_slot(i); checksum_table[j].block; j = next_slot(j)) {
+	for (j = next_slot(i); slot(j)->key; j = next_slot(j)) {
 		if (!may_move_back(i, j))
 			continue;
-		checksum_table[i] = checksum_table[j];
+		*slot(i) = *slot(j);
 		i = j;
 	}
-	checksum_table[i].block = NULL;
+	slot(i)->key = 0;
 }
 
 unsigned long memleak_checksum_pages(void)
 {
-	return checksum_table ? 1ul << checksum_order : 0;
+	if (!checksum_pages)
+		return 0;
+	return (1ul << checksum_shift) / SLOTS_PER_PAGE +
+	       (1ul << directory_order(checksum_shift));
 }
 
 unsigned long memleak_checksum_entries(void)

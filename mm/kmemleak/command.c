@@ -165,10 +165,13 @@ static int cmd_dump(int argc, char **argv)
 static void print_phases(void)
 {
 	printk("scan phases:   ");
-	for (unsigned int i = 0; i < MEMLEAK_NR_PHASES; i++)
+	for (unsigned int i = 0; i < MEMLEAK_NR_PHASES; i++) {
+		u64 ns = cycles_to_ns(memleak.phase_cycles[i]);
+
 		printk(" %s %llu us%s", memleak_phase_names[i],
-		       (unsigned long long)cycles_to_ns(memleak.phase_cycles[i]) / 1000,
+		       (unsigned long long)ns / 1000,
 		       i + 1 < MEMLEAK_NR_PHASES ? "," : "\n");
+	}
 }
 
 static int cmd_stats(int argc, char **argv)

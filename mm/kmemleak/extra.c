@@ -2,9 +2,10 @@
  * The rare parts of a tracked block, kept out of struct memleak_block so
  * that the many blocks without them do not pay for them: the scan areas
  * memleak_scan_area() gives a block, and where its object starts and its
- * size after memleak_padding(). A block that has either carries MEMLEAK_EXTRA, and
- * its record sits in a small hash table by block address; every other
- * block answers "no areas, no padding" from its flags alone.
+ * size after memleak_padding(). A block that has either carries
+ * MEMLEAK_EXTRA, and its record sits in a small hash table by block
+ * address; every other block answers "no areas, no padding" from its
+ * flags alone.
  *
  * A record goes with its block: memleak_free_extra() takes it from the
  * block when the block is freed, but while the collector is pinned it

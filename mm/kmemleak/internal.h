@@ -118,7 +118,8 @@ extern const struct memleak_alias_set
 	*memleak_small_alias_sets[MEMLEAK_SMALL_ALIAS_SIZES];
 const struct memleak_alias_set *memleak_large_aliases_of_size(size_t size);
 
-static inline const struct memleak_alias_set *memleak_aliases_of_size(size_t size)
+static inline const struct memleak_alias_set *
+memleak_aliases_of_size(size_t size)
 {
 	if (size < MEMLEAK_SMALL_ALIAS_SIZES)
 		return memleak_small_alias_sets[size];
@@ -154,10 +155,11 @@ enum memleak_tier {
 /*
  * One tracked block: 20 bytes on our 32-bit targets, 24 on a 64-bit
  * host (see docs/memleak.md): its CPU and type are its trace's, its
- * aliases its size's, its checksum (white blocks only) in checksums.c. A slab object's block is its slot's
- * record in its slab's array of records (index.c), reused by the next
- * object tracked there; every other block lives in a node of the tree
- * of blocks outside slabs (index_tree.c). A free record has flags 0.
+ * aliases its size's, its checksum (white blocks only) in checksums.c.
+ * A slab object's block is its slot's record in its slab's array of
+ * records (index.c), reused by the next object tracked there; every
+ * other block lives in a node of the tree of blocks outside slabs
+ * (index_tree.c). A free record has flags 0.
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
@@ -166,7 +168,7 @@ struct memleak_block {
 	unsigned long start;
 	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
-	u32 trace;		/* its trace's id: block_trace(), with CPU and type */
+	u32 trace;		/* its trace's id: block_trace() (CPU, type) */
 	s8 min_count;		/* memleak_alloc()'s, at most 127 */
 	s8 count;		/* references found by the running scan */
 	u16 flags;
@@ -193,12 +195,17 @@ static inline bool block_is_white(const struct memleak_block *b)
 }
 
 /*
- * checksums.c: the sums of blocks white at a scan, by block; set fails
- * with -ENOMEM. A block with MEMLEAK_CHECKSUM_VALID has one, until it is
- * freed (forget).
+ * checksums.c: the sums of blocks white at a scan, by block. A block
+ * with MEMLEAK_CHECKSUM_VALID has one, until it is freed (forget).
+ * replace stores b's and returns 1 when b had one (then in *old), 0 when
+ * not; it and reserve (room for n more) fail with -ENOMEM. prefetch
+ * fetches where b's would be.
  */
+int memleak_checksum_reserve(unsigned long n);
+void memleak_checksum_prefetch(const struct memleak_block *b);
 bool memleak_checksum_get(const struct memleak_block *b, u32 *sum);
-int memleak_checksum_set(const struct memleak_block *b, u32 sum);
+int memleak_checksum_replace(const struct memleak_block *b, u32 sum,
+			     u32 *old);
 void memleak_checksum_forget(const struct memleak_block *b);
 unsigned long memleak_checksum_pages(void);
 unsigned long memleak_checksum_entries(void);
@@ -334,7 +341,7 @@ struct memleak_queue {
 enum memleak_phase {
 	MEMLEAK_PHASE_RESET,		/* step 1: colours, marks */
 	MEMLEAK_PHASE_MARK,		/* steps 2-3: roots, gray list */
-	MEMLEAK_PHASE_CHECKSUM,		/* step 4: white blocks listed, summed */
+	MEMLEAK_PHASE_CHECKSUM,		/* step 4: whites listed, summed */
 	MEMLEAK_PHASE_CONFIRM,		/* step 5: the world stopped */
 	MEMLEAK_PHASE_CLASSIFY,		/* suspects listed and sorted */
 	MEMLEAK_NR_PHASES
@@ -768,8 +775,8 @@ bool memleak_queue_sort(struct memleak_queue *q,
  * many blocks ago), so that the misses of several blocks overlap.
  */
 #define MEMLEAK_QUEUE_AHEAD 4
-static inline void memleak_queue_prefetch(const struct memleak_queue_chunk *chunk,
-					  unsigned int i)
+static inline void
+memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 {
 	if (i + 2 * MEMLEAK_QUEUE_AHEAD < chunk->tail)
 		__builtin_prefetch(chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD]);

@@ -560,10 +560,21 @@ static bool checksum_block(struct memleak_block *b, u32 *sum,
 	return true;
 }
 
+/* The white blocks, and how many of them have no checksum yet. */
+struct white_list {
+	struct memleak_queue blocks;
+	unsigned long unsummed;
+};
+
 static void collect_if_white(struct memleak_block *b, void *ctx)
 {
-	if (block_is_white(b) && !memleak_queue_push(ctx, b))
+	struct white_list *white = ctx;
+
+	if (!block_is_white(b))
+		return;
+	if (!memleak_queue_push(&white->blocks, b))
 		memleak_disable("out of memory for the list of white blocks");
+	white->unsummed += !(b->flags & MEMLEAK_CHECKSUM_VALID);
 }
 
 /*
@@ -575,15 +586,15 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 {
 	bool valid = b->flags & MEMLEAK_CHECKSUM_VALID;
 	u32 old;
+	int had = memleak_checksum_replace(b, sum, &old);
 
-	if (!valid || !memleak_checksum_get(b, &old))
-		old = sum;	/* the first: nothing to compare with */
-	if (memleak_checksum_set(b, sum)) {
+	if (had < 0) {
 		memleak_disable("out of memory for checksums");
 		return false;
 	}
 	b->flags |= MEMLEAK_CHECKSUM_VALID;
-	if (sum == old)
+	/* The first sum compares to none (valid and had go together). */
+	if (!valid || !had || sum == old)
 		return false;
 	b->flags &= ~MEMLEAK_CLEARED;	/* changed: worth showing again */
 	if (block_is_white(b)) {
@@ -591,6 +602,37 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 		make_gray(b);
 	}
 	return true;
+}
+
+/*
+ * Step 4: sums every white block, in the list's order, the blocks and
+ * their table slots fetched ahead; true when one changed (made gray).
+ * The table makes room for the new sums first, growing once.
+ */
+static bool sum_white_blocks(struct white_list *white)
+{
+	struct memleak_queue_chunk *chunk;
+	struct memleak_block *b;
+	unsigned long flags;
+	bool rescan = false;
+	unsigned int i;
+	u32 sum;
+
+	scan_lock(&flags);
+	if (memleak_checksum_reserve(white->unsummed))
+		memleak_disable("out of memory for checksums");
+	memleak_queue_for_each(&white->blocks, chunk, i, b) {
+		unsigned int ahead = i + MEMLEAK_QUEUE_AHEAD;
+
+		memleak_queue_prefetch(chunk, i);
+		if (ahead < chunk->tail)
+			memleak_checksum_prefetch(chunk->entry[ahead]);
+		if (memleak.enabled && still_queued(b) &&
+		    checksum_block(b, &sum, &flags))
+			rescan |= note_checksum(b, sum);
+	}
+	scan_unlock(flags);
+	return rescan;
 }
 
 /* ------------------------------------------------------------------ */
@@ -804,32 +846,21 @@ static void mark_suspect(struct memleak_block *b, struct memleak_queue *suspects
  */
 static void find_suspects(unsigned long now, u64 *since)
 {
-	struct memleak_queue white = { NULL, NULL, 0 };
+	struct white_list white = { { NULL, NULL, 0 }, 0 };
 	struct memleak_queue suspects = { NULL, NULL, 0 };
-	struct memleak_queue_chunk *chunk;
 	struct memleak_block *b;
 	unsigned long flags, n = 0;
-	bool rescan = false;
-	unsigned int i;
-	u32 sum;
 
 	memleak_walk_blocks(collect_if_white, &white);
-	scan_lock(&flags);
-	memleak_queue_for_each(&white, chunk, i, b) {
-		memleak_queue_prefetch(chunk, i);
-		if (still_queued(b) && checksum_block(b, &sum, &flags))
-			rescan |= note_checksum(b, sum);
-	}
-	scan_unlock(flags);
-	if (rescan)
+	if (sum_white_blocks(&white))
 		drain_gray_list();
 	end_phase(MEMLEAK_PHASE_CHECKSUM, since);
-	confirm_white_blocks(&white);
+	confirm_white_blocks(&white.blocks);
 	end_phase(MEMLEAK_PHASE_CONFIRM, since);
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = memleak.nr_young = 0;
 	memleak_suppress_new_scan();
-	while ((b = memleak_queue_pop(&white))) {
+	while ((b = memleak_queue_pop(&white.blocks))) {
 		/* A collector that disabled itself mid-scan reports nothing. */
 		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
 		    block_is_white(b) && !(b->flags & MEMLEAK_CLEARED)) {

@@ -11,6 +11,7 @@ import re
 
 import gdb
 
+from kleakgdb.commands import console_since, console_size
 from kleaktest import ScenarioFailure, log
 
 
@@ -80,3 +81,12 @@ def run(k):
                            % (block, block + 99)):
         raise ScenarioFailure("memleak-dump of an address inside the block "
                               "does not describe it")
+    # Its checksum, kept in the collector's table: GDB finds the same one.
+    start = console_size()
+    gdb.execute("kshell memleak dump 0x%x" % block, to_string=True)
+    kernel_sum = re.search(r"checksum ([0-9a-f]{8})", console_since(start))
+    gdb_sum = re.search(r"checksum ([0-9a-f]{8})", dump)
+    if not kernel_sum or not gdb_sum or kernel_sum.group(1) != gdb_sum.group(1):
+        raise ScenarioFailure("checksums differ: the kernel's %s, GDB's %s"
+                              % (kernel_sum and kernel_sum.group(1),
+                                 gdb_sum and gdb_sum.group(1)))

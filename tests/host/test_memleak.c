@@ -402,9 +402,10 @@ static void test_checksum_table(void **state)
 	}
 	assert_int_equal(memleak_checksum_entries(), SUMMED_BLOCKS / 2);
 	for (unsigned int i = 1; i < SUMMED_BLOCKS; i += 2) {
-		struct memleak_block *b = memleak_lookup_block((unsigned long)p[i]);
+		unsigned long addr = (unsigned long)p[i];
 
-		assert_true(memleak_checksum_get(b, &sum));
+		assert_true(memleak_checksum_get(memleak_lookup_block(addr),
+						 &sum));
 		kept++;
 	}
 	set_word(p[SUMMED_BLOCKS - 1], 2, (void *)7ul);
@@ -915,7 +916,8 @@ static void test_pending_cross_cpu_free(void **state)
 	assert_false(log_has("freeing unknown object"));
 	/* The free flushed CPU 2's log: b is in the index, allocated there. */
 	assert_int_equal(memleak.nr_blocks, 1);
-	assert_int_equal(block_trace(memleak_lookup_block((unsigned long)b))->cpu, 2);
+	assert_int_equal(block_trace(memleak_lookup_block((unsigned long)b))->cpu,
+			 2);
 	untrack(b);
 	memleak_free(a);
 	assert_true(log_has("memleak: freeing unknown object"));

@@ -256,7 +256,8 @@ static void test_type_in_trace(void **state)
 	assert_false(b[2]->flags & MEMLEAK_TYPED);
 	assert_ptr_not_equal(block_trace(b[0]), block_trace(b[1]));
 	assert_ptr_not_equal(block_trace(b[1]), block_trace(b[2]));
-	assert_memory_equal(block_trace(b[0])->entries, block_trace(b[1])->entries,
+	assert_memory_equal(block_trace(b[0])->entries,
+			    block_trace(b[1])->entries,
 			    sizeof(block_trace(b[0])->entries[0]) *
 				    block_trace(b[0])->nr_entries);
 	for (unsigned int i = 0; i < 3; i++)

@@ -125,16 +125,22 @@ def alias_set_of_size(size):
 
 def checksum_of(block_addr):
     """The sum of a block with MEMLEAK_CHECKSUM_VALID, from the table of
-    mm/kmemleak/checksums.c: slot_of() there, then the next slots."""
-    slots = ulong(symbol_value("checksum_slots"))
-    table = ulong(symbol_value("checksum_table"))
+    mm/kmemleak/checksums.c: key_of() and slot_of() there, then the next
+    slots."""
+    shift = int(symbol_value("checksum_shift"))
+    pages = symbol_value("checksum_pages")
     etype = struct_type("checksum_entry")
-    i = (((block_addr // word_size()) * 0x9e3779b9) & 0xffffffff) & (slots - 1)
+    per_page = 4096 // etype.sizeof
+    slots = 1 << shift
+    ram = ulong(symbol_value("min_pfn")) * 4096
+    key = ((block_addr - ram) // 4 + 1) & 0xffffffff
+    i = ((key * 0x9e3779b9) & 0xffffffff) >> (32 - shift)
     for _ in range(slots):
-        e = struct_at(table + i * etype.sizeof, etype)
-        if ulong(e["block"]) == block_addr:
+        e = struct_at(ulong(pages[i // per_page]) + i % per_page * etype.sizeof,
+                      etype)
+        if int(e["key"]) == key:
             return int(e["sum"])
-        if not ulong(e["block"]):
+        if not int(e["key"]):
             break
         i = (i + 1) & (slots - 1)
     raise KleakError("block 0x%08x has MEMLEAK_CHECKSUM_VALID but no sum "
