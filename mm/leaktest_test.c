@@ -32,7 +32,7 @@ static void add_if_suspect(struct memleak_block *b, void *ctx)
 		set->overflow = true;
 		return;
 	}
-	set->masked[set->nr] = b->start ^ LEAKTEST_MASK;
+	set->masked[set->nr] = block_start(b) ^ LEAKTEST_MASK;
 	set->size[set->nr++] = b->size;
 }
 

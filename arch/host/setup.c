@@ -25,6 +25,7 @@ unsigned int host_cpu_id;
 unsigned long host_arena_size = HOST_ARENA_SIZE;
 
 static void *arena;
+static unsigned long outside_ram_used;
 
 static void die(const char *msg)
 {
@@ -40,7 +41,8 @@ void *host_arena(void)
 
 	if (arena)
 		return arena;
-	map = mmap(NULL, host_arena_size + ARENA_ALIGN, PROT_READ | PROT_WRITE,
+	map = mmap(NULL, host_arena_size + HOST_OUTSIDE_RAM_SIZE + ARENA_ALIGN,
+		   PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (map == MAP_FAILED)
 		die("host: cannot map the RAM arena\n");
@@ -50,6 +52,17 @@ void *host_arena(void)
 		die("host: the arena lies below the program image\n");
 	arena = (void *)base;
 	return arena;
+}
+
+void *host_outside_ram(size_t size)
+{
+	char *start = (char *)host_arena() + host_arena_size + outside_ram_used;
+
+	size = ALIGN(size, PAGE_SIZE);
+	if (outside_ram_used + size > HOST_OUTSIDE_RAM_SIZE)
+		die("host: the memory outside RAM is used up\n");
+	outside_ram_used += size;
+	return start;
 }
 
 void host_mm_init(void)

@@ -19,7 +19,7 @@ static struct memleak_block *find_start(unsigned long ptr, const char *what)
 {
 	struct memleak_block *b = memleak_index_find(ptr);
 
-	if (b && b->start == ptr)
+	if (b && block_start(b) == ptr)
 		return b;
 	printk("memleak: %s: 0x%08lx is not the start of a tracked block\n",
 	       what, ptr);

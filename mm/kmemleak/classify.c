@@ -63,11 +63,11 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 			memleak_leave(flags);
 			return;
 		}
-		p = (const unsigned long *)(s->start + offset);
+		p = (const unsigned long *)(block_start(s) + offset);
 		end = p + min((s->size - offset) / sizeof(long),
 			      (size_t)CLASSIFY_BUDGET);
 		for (; p < end; p++) {
-			unsigned long off = (unsigned long)p - s->start;
+			unsigned long off = (unsigned long)p - block_start(s);
 			struct memleak_block *t;
 
 			/* Most words point to reachable blocks: marked. */
@@ -79,7 +79,7 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 			if (t && t != s && is_suspect(t))
 				visit(t, ctx);
 		}
-		offset = (unsigned long)p - s->start;
+		offset = (unsigned long)p - block_start(s);
 		memleak_leave(flags);
 	}
 }

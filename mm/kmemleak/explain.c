@@ -75,8 +75,10 @@ static bool read_words(unsigned long start, unsigned long end,
 
 		for (const unsigned long *q = p + n; p < q; p++)
 			if (memleak_in_bounds(*p) &&
-			    (!owner || memleak_reads_word(owner, (unsigned long)p -
-								owner->start)) &&
+			    (!owner ||
+			     memleak_reads_word(owner,
+						(unsigned long)p -
+							block_start(owner))) &&
 			    !found((unsigned long)p, *p, ctx))
 				return false;
 		window_left -= n;
@@ -111,7 +113,7 @@ static bool read_block(const struct memleak_block *b,
 /* Whether value points into b (a block of size 0 holds its start). */
 static bool points_into(const struct memleak_block *b, unsigned long value)
 {
-	return value - b->start < max(b->size, (size_t)1);
+	return value - block_start(b) < max(b->size, (size_t)1);
 }
 
 /* Whether the scan counts value as a reference to b. */
@@ -127,7 +129,7 @@ static bool counts_for_scan(const struct memleak_block *b,
 static void describe_pointer(const struct memleak_block *b,
 			     unsigned long value, char *buf, size_t size)
 {
-	unsigned long off = value - b->start;
+	unsigned long off = value - block_start(b);
 
 	if (off == 0 || (block_has_key(b, value) && off == block_pad_offset(b)))
 		snprintf(buf, size, "start");
@@ -225,8 +227,8 @@ static struct memleak_block *target_of(char **argv)
 
 static void print_block_header(const char *cmd, const struct memleak_block *b)
 {
-	printk("memleak %s: block 0x%08lx (size %u) is %s\n", cmd, b->start,
-	       b->size, verdict(b));
+	printk("memleak %s: block 0x%08lx (size %u) is %s\n", cmd,
+	       block_start(b), b->size, verdict(b));
 }
 
 /* ------------------------------------------------------------------ */
@@ -315,7 +317,8 @@ static bool refs_in_blocks(struct refs *r)
 			r->root = NULL;
 			r->block = b;
 			if (b->flags & MEMLEAK_ALLOCATED)
-				read_words(b->start, b->start + b->size, b,
+				read_words(block_start(b),
+					   block_start(b) + b->size, b,
 					   note_referrer, r);
 		}
 	}
@@ -350,10 +353,12 @@ static void print_referrer(const struct referrer *ref)
 		return;
 	}
 	printk("  block 0x%08lx (size %u)+0x%lx: 0x%08lx, %s; that block "
-	       "is %s%s\n", b->start, b->size, ref->where - b->start,
-	       ref->value, what, verdict(b),
-	       in_scan_areas(b, ref->where - b->start) ? "" :
-	       ", and this word is outside its scan areas");
+	       "is %s%s\n",
+	       block_start(b), b->size, ref->where - block_start(b), ref->value,
+	       what, verdict(b),
+	       in_scan_areas(b, ref->where - block_start(b))
+		       ? ""
+		       : ", and this word is outside its scan areas");
 }
 
 static int cmd_refs(int argc, char **argv)
@@ -379,8 +384,9 @@ static int cmd_refs(int argc, char **argv)
 		printk("memleak refs: out of memory for the list of blocks: "
 		       "only the roots were read\n");
 	printk("memleak refs: %lu pointer%s into block 0x%08lx: %lu in roots, "
-	       "%lu in blocks\n", refs.nr_roots + refs.nr_blocks,
-	       refs.nr_roots + refs.nr_blocks == 1 ? "" : "s", b->start,
+	       "%lu in blocks\n",
+	       refs.nr_roots + refs.nr_blocks,
+	       refs.nr_roots + refs.nr_blocks == 1 ? "" : "s", block_start(b),
 	       refs.nr_roots, refs.nr_blocks);
 	memleak_release_scan();
 	return complete ? 0 : 1;
@@ -583,7 +589,7 @@ static long edge_offset(const struct memleak_block *from,
 	window_open();
 	read_block(from, find_edge, &e);
 	window_close();
-	return e.where ? (long)(e.where - from->start) : -1;
+	return e.where ? (long)(e.where - block_start(from)) : -1;
 }
 
 static void print_hop(const struct memleak_block *b,
@@ -593,9 +599,10 @@ static void print_hop(const struct memleak_block *b,
 
 	if (off < 0)
 		printk("  -> block 0x%08lx (size %u) (its pointer is gone "
-		       "since)\n", b->start, b->size);
+		       "since)\n",
+		       block_start(b), b->size);
 	else
-		printk("  -> block 0x%08lx (size %u)+0x%lx\n", b->start,
+		printk("  -> block 0x%08lx (size %u)+0x%lx\n", block_start(b),
 		       b->size, (unsigned long)off);
 }
 
@@ -607,8 +614,8 @@ static void print_root(struct memleak_block *first, unsigned long floor)
 
 	if (parent_of(&search, first) == first) {
 		printk("  root: block 0x%08lx (size %u), never a leak "
-		       "(min_count 0, memleak_not_leak())\n", first->start,
-		       first->size);
+		       "(min_count 0, memleak_not_leak())\n",
+		       block_start(first), first->size);
 		return;
 	}
 	memleak_walk_roots(find_edge_in_root, &e, floor);
@@ -646,7 +653,8 @@ static void print_path(struct memleak_block *target, unsigned long addr,
 	if (more == 1) {
 		print_hop(b, path[n - 1]);
 	} else if (more) {
-		printk("  -> block 0x%08lx (size %u)\n", b->start, b->size);
+		printk("  -> block 0x%08lx (size %u)\n", block_start(b),
+		       b->size);
 		printk("  -> ... %lu more blocks\n", more - 1);
 	}
 	for (unsigned int i = n - 1; i > 0; i--)

@@ -97,7 +97,7 @@ static void add_node(struct memleak_block *b, void *ctx)
 	}
 	n = &nodes[nr_nodes++];
 	*n = (struct graph_node){ 0 };
-	n->start = b->start;
+	n->start = block_start(b);
 	n->size = b->size;
 	n->tier = memleak_block_tier(b);
 	n->site = t && t->nr_entries ? t->entries[0] : 0;
@@ -127,10 +127,10 @@ static bool read_some_words(unsigned int i, unsigned long *offset)
 	const struct memleak_block *b = memleak_index_find(nodes[i].start);
 	const unsigned long *p, *end;
 
-	if (!b || b->start != nodes[i].start || !is_suspect(b) ||
+	if (!b || block_start(b) != nodes[i].start || !is_suspect(b) ||
 	    *offset + sizeof(long) > b->size)
 		return false;
-	p = (const unsigned long *)(b->start + *offset);
+	p = (const unsigned long *)(block_start(b) + *offset);
 	end = p + min((b->size - *offset) / sizeof(long),
 		      (size_t)READ_BUDGET);
 	for (; p < end; p++) {
@@ -138,13 +138,14 @@ static bool read_some_words(unsigned int i, unsigned long *offset)
 		int to;
 
 		if (!memleak_in_bounds(*p) ||
-		    !memleak_reads_word(b, (unsigned long)p - b->start))
+		    !memleak_reads_word(b, (unsigned long)p - block_start(b)))
 			continue;
 		t = memleak_lookup_block(*p);
-		if (t && t != b && is_suspect(t) && (to = node_of(t->start)) >= 0)
-			add_edge(i, to, (unsigned long)p - b->start);
+		if (t && t != b && is_suspect(t) &&
+		    (to = node_of(block_start(t))) >= 0)
+			add_edge(i, to, (unsigned long)p - block_start(b));
 	}
-	*offset = (unsigned long)p - b->start;
+	*offset = (unsigned long)p - block_start(b);
 	return true;
 }
 
@@ -185,7 +186,7 @@ static int lost_node_of(unsigned long value)
 	t = memleak_index_find(value);
 	if (!t || !is_suspect(t) || block_has_key(t, value))
 		return -1;
-	i = node_of(t->start);
+	i = node_of(block_start(t));
 	if (i < 0 || nodes[i].tier != MEMLEAK_POSSIBLY_LOST)
 		return -1;
 	return i;
@@ -210,9 +211,10 @@ static void read_holder_words(const struct memleak_block *h,
 		int i = lost_node_of(*p);
 
 		if (i >= 0 && !nodes[i].holder) {
-			nodes[i].holder = h->start;
+			nodes[i].holder = block_start(h);
 			nodes[i].holder_size = h->size;
-			nodes[i].holder_offset = (unsigned long)p - h->start;
+			nodes[i].holder_offset =
+				(unsigned long)p - block_start(h);
 		}
 		if (--*left)
 			continue;

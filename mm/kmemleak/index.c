@@ -137,11 +137,18 @@ static struct kmem_cache *records_cache[RECORDS_CLASSES];
 static unsigned long records_pages;	/* of the arrays above a page */
 
 /*
- * Arrays given back while the collector was pinned, freed at the unpin:
- * linked through their first record (free, like all of theirs: its
- * flags stay 0), its start the next array, its size the array's bytes.
+ * Arrays given back while the collector was pinned, freed at the unpin,
+ * linked through the first bytes of their first record: a record that
+ * stays free (its flags, which lie past them, stay 0), as all of theirs.
  */
-static struct memleak_block *retired_records;
+struct retired_array {
+	struct retired_array *next;
+	u32 bytes;
+};
+_Static_assert(sizeof(struct retired_array) <=
+		       offsetof(struct memleak_block, min_count),
+	       "a retired array's link must leave its first record's flags");
+static struct retired_array *retired_records;
 
 static size_t records_bytes(unsigned int nr_slots)
 {
@@ -199,7 +206,7 @@ static struct memleak_block *alloc_records(size_t bytes)
 	return r;
 }
 
-static void free_records(struct memleak_block *r, size_t bytes)
+static void free_records(void *r, size_t bytes)
 {
 	unsigned int class = records_class(bytes);
 
@@ -415,8 +422,8 @@ static bool block_is_simple(const struct memleak_block *b,
 			    const struct slab_shape *sh, unsigned long base,
 			    unsigned int i)
 {
-	return b->start == object_start(sh, base, i) && b->min_count == 1 &&
-	       !block_is_black(b);
+	return block_start(b) == object_start(sh, base, i) &&
+	       b->min_count == 1 && !block_is_black(b);
 }
 
 /*
@@ -451,7 +458,7 @@ slot_holding(const struct page_entry *e, unsigned int i, unsigned long addr)
 {
 	struct memleak_block *b = records_of(e) + i;
 
-	if (record_used(b) && addr >= b->start && addr < block_end(b))
+	if (record_used(b) && addr >= block_start(b) && addr < block_end(b))
 		return b;
 	return NULL;
 }
@@ -514,6 +521,7 @@ static void drop_records(struct page_entry *first, unsigned long base)
 	struct memleak_block *r = records_of(first);
 	size_t bytes = records_bytes(sh->nr_slots);
 	u32 first_pair = first->first_pair;
+	struct retired_array *retired;
 
 	set_pages(base, sh->nr_pages, NULL, 0, 0);
 	clear_bit(first - memleak_page_entries, slab_starts);
@@ -523,9 +531,10 @@ static void drop_records(struct page_entry *first, unsigned long base)
 		free_records(r, bytes);
 		return;
 	}
-	r->start = (unsigned long)retired_records;
-	r->size = bytes;
-	retired_records = r;
+	retired = (struct retired_array *)r;
+	retired->next = retired_records;
+	retired->bytes = (u32)bytes;
+	retired_records = retired;
 }
 
 /*
@@ -555,7 +564,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	*err = -EEXIST;
 	if (record_used(r))
 		return NULL;
-	r->start = start;
+	set_block_start(r, start);
 	r->size = size;
 	r->min_count = (s8)min_count;
 	r->flags = MEMLEAK_ALLOCATED;
@@ -572,8 +581,8 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
 {
 	const struct slab_shape *sh = &shapes[e->shape];
-	unsigned long base = b->start & sh->mask;
-	struct page_entry *first = first_entry(e, b->start, base);
+	unsigned long base = block_start(b) & sh->mask;
+	struct page_entry *first = first_entry(e, block_start(b), base);
 	unsigned int i = (unsigned int)(b - records_of(e));
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
@@ -614,7 +623,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 		b = memleak_tree_find(addr);
 	if (!b || !record_used(b))
 		return false;
-	*start = b->start;
+	*start = block_start(b);
 	*type = block_type_id(b);
 	return addr >= *start;
 }
@@ -671,7 +680,7 @@ struct memleak_block *memleak_index_slot(unsigned long addr)
 static struct page_entry *slot_of_block(const struct memleak_block *b,
 					unsigned int *i)
 {
-	struct page_entry *e = slab_slot(b->start, i);
+	struct page_entry *e = slab_slot(block_start(b), i);
 
 	return e && records_of(e) + *i == b ? e : NULL;
 }
@@ -694,7 +703,7 @@ void memleak_index_update(const struct memleak_block *b)
 	if (!e)
 		return;
 	sh = &shapes[e->shape];
-	if (block_is_simple(b, sh, b->start & sh->mask, i))
+	if (block_is_simple(b, sh, block_start(b) & sh->mask, i))
 		bits_of(e, i)->simple |= bit_mask(i);
 	else
 		bits_of(e, i)->simple &= ~bit_mask(i);
@@ -802,7 +811,7 @@ struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
 
 void memleak_index_remove(struct memleak_block *b)
 {
-	struct page_entry *e = entry_of(b->start);
+	struct page_entry *e = entry_of(block_start(b));
 
 	if (e && is_slab_shape(e->shape))
 		remove_from_slab(b, e);
@@ -824,11 +833,11 @@ bool memleak_index_slab_released(unsigned long base)
 
 void memleak_index_unpin(void)
 {
-	struct memleak_block *r;
+	struct retired_array *r;
 
 	while ((r = retired_records)) {
-		retired_records = (struct memleak_block *)r->start;
-		free_records(r, r->size);
+		retired_records = r->next;
+		free_records(r, r->bytes);
 	}
 	memleak_tree_unpin();
 }

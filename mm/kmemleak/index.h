@@ -42,7 +42,7 @@ static inline struct page_entry *entry_of(unsigned long addr)
 /* One past the last byte of b (a block of size 0 holds its start). */
 static inline unsigned long block_end(const struct memleak_block *b)
 {
-	return b->start + (b->size ? b->size : 1);
+	return block_start(b) + (b->size ? b->size : 1);
 }
 
 /*

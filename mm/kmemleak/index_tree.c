@@ -96,7 +96,7 @@ static struct memleak_block *last_start_at_or_before(unsigned long addr)
 		struct tree_block *l;
 
 		l = radix_tree_lookup_le(&block_tree, key, &found);
-		for (; l && l->block.start <= addr; l = l->next)
+		for (; l && block_start(&l->block) <= addr; l = l->next)
 			last = &l->block;
 		/* Every block of the page found starts past addr: look before. */
 		if (last || !l || found == 0)
@@ -122,7 +122,7 @@ static bool page_still_covered(unsigned long page)
 
 static void mark_linear_pages(const struct memleak_block *b)
 {
-	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
+	unsigned long p = ALIGN_DOWN(block_start(b), PAGE_SIZE);
 
 	for (; p < block_end(b); p += PAGE_SIZE)
 		if (entry_of(p))
@@ -131,7 +131,7 @@ static void mark_linear_pages(const struct memleak_block *b)
 
 static void unmark_linear_pages(const struct memleak_block *b)
 {
-	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
+	unsigned long p = ALIGN_DOWN(block_start(b), PAGE_SIZE);
 
 	for (; p < block_end(b); p += PAGE_SIZE)
 		if (entry_of(p) && !page_still_covered(p))
@@ -141,7 +141,7 @@ static void unmark_linear_pages(const struct memleak_block *b)
 /* Whether b covers a page of the linear map holding tracked slab objects. */
 static bool covers_slab_blocks(const struct memleak_block *b)
 {
-	unsigned long p = ALIGN_DOWN(b->start, PAGE_SIZE);
+	unsigned long p = ALIGN_DOWN(block_start(b), PAGE_SIZE);
 
 	for (; p < block_end(b); p += PAGE_SIZE) {
 		struct page_entry *e = entry_of(p);
@@ -155,11 +155,13 @@ static bool covers_slab_blocks(const struct memleak_block *b)
 struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 					  int min_count, int *err)
 {
-	const struct memleak_block key = { .start = start, .size = size };
-	struct memleak_block *before = last_start_at_or_before(block_end(&key) - 1);
+	struct memleak_block key = { .size = size };
+	struct memleak_block *before;
 	unsigned long page = start >> PAGE_SHIFT;
 	struct tree_block **link, *head, *new;
 
+	set_block_start(&key, start);
+	before = last_start_at_or_before(block_end(&key) - 1);
 	*err = -EEXIST;
 	if (before && block_end(before) > start)
 		return NULL;
@@ -173,7 +175,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 	new->block.min_count = (s8)min_count;
 	new->block.flags = MEMLEAK_ALLOCATED;
 	head = radix_tree_lookup(&block_tree, page);
-	if (!head || head->block.start > start) {
+	if (!head || block_start(&head->block) > start) {
 		new->next = head;
 		*err = 0;
 		if (head)
@@ -182,7 +184,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 			*err = radix_tree_insert(&block_tree, page, new);
 	} else {
 		link = &head->next;
-		while (*link && (*link)->block.start < start)
+		while (*link && block_start(&(*link)->block) < start)
 			link = &(*link)->next;
 		new->next = *link;
 		*link = new;
@@ -198,7 +200,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 
 void memleak_tree_remove(struct memleak_block *b)
 {
-	unsigned long key = b->start >> PAGE_SHIFT;
+	unsigned long key = block_start(b) >> PAGE_SHIFT;
 	struct tree_block *gone = container_of(b, struct tree_block, block);
 	struct tree_block *head = radix_tree_lookup(&block_tree, key);
 	struct tree_block **link;

@@ -153,9 +153,9 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 20 bytes on our 32-bit targets, 24 on a 64-bit
- * host (see docs/memleak.md): its CPU and type are its trace's, its
- * aliases its size's, its checksum (white blocks only) in checksums.c.
+ * One tracked block: 20 bytes (see docs/memleak.md): its start in 32
+ * bits (block_start()), its CPU and type are its trace's, its aliases
+ * its size's, its checksum (white blocks only) in checksums.c.
  * A slab object's block is its slot's record in its slab's array of
  * records (index.c), reused by the next object tracked there; every
  * other block lives in a node of the tree of blocks outside slabs
@@ -165,7 +165,7 @@ enum memleak_tier {
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
  */
 struct memleak_block {
-	unsigned long start;
+	u32 offset;		/* of its start from memleak_addr_base() */
 	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
 	u32 trace;		/* its trace's id: block_trace() (CPU, type) */
@@ -173,6 +173,33 @@ struct memleak_block {
 	s8 count;		/* references found by the running scan */
 	u16 flags;
 };
+
+/*
+ * Where block starts are counted from: the first byte of RAM. A record
+ * keeps its block's start as a 32-bit offset from there: exact for every
+ * address on a 32-bit machine (the sum wraps as the difference did); on
+ * a 64-bit host a block must start within 4 GiB above it, and
+ * memleak_create_block() refuses any other (memleak_addr_fits()).
+ */
+static inline unsigned long memleak_addr_base(void)
+{
+	return min_pfn << PAGE_SHIFT;
+}
+
+static inline bool memleak_addr_fits(unsigned long addr)
+{
+	return addr - memleak_addr_base() == (u32)(addr - memleak_addr_base());
+}
+
+static inline unsigned long block_start(const struct memleak_block *b)
+{
+	return memleak_addr_base() + b->offset;
+}
+
+static inline void set_block_start(struct memleak_block *b, unsigned long addr)
+{
+	b->offset = (u32)(addr - memleak_addr_base());
+}
 
 static inline struct memleak_trace *block_trace(const struct memleak_block *b)
 {
@@ -274,7 +301,7 @@ static inline bool block_area_part(const struct memleak_block *b,
 {
 	if (!a)
 		return false;
-	p->start = b->start + a->offset;
+	p->start = block_start(b) + a->offset;
 	p->end = p->start + a->length;
 	p->next = a->next;
 	return true;
@@ -287,8 +314,8 @@ static inline bool block_first_part(const struct memleak_block *b,
 
 	if (a)
 		return block_area_part(b, a, p);
-	p->start = b->start;
-	p->end = b->start + b->size;
+	p->start = block_start(b);
+	p->end = block_start(b) + b->size;
 	p->next = NULL;
 	return true;
 }
@@ -304,7 +331,7 @@ static inline bool block_first_part(const struct memleak_block *b,
 static inline bool block_has_key(const struct memleak_block *b,
 				 unsigned long addr)
 {
-	unsigned long off = addr - b->start, pad = block_pad_offset(b);
+	unsigned long off = addr - block_start(b), pad = block_pad_offset(b);
 	const struct memleak_alias_set *set;
 
 	if (off == 0 || off == pad)
@@ -781,8 +808,8 @@ memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 	if (i + 2 * MEMLEAK_QUEUE_AHEAD < chunk->tail)
 		__builtin_prefetch(chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD]);
 	if (i + MEMLEAK_QUEUE_AHEAD < chunk->tail)
-		__builtin_prefetch((const void *)READ_ONCE(
-			chunk->entry[i + MEMLEAK_QUEUE_AHEAD]->start));
+		__builtin_prefetch((const void *)block_start(
+			chunk->entry[i + MEMLEAK_QUEUE_AHEAD]));
 }
 void memleak_wipe_stack(void);
 /* Where memleak_scan()'s frame begins, for the stack roots. */

@@ -29,7 +29,7 @@ static struct memleak_block *block_in_tree(const void *p)
 
 	memleak_enter(&flags);
 	b = memleak_lookup_block((unsigned long)p);
-	if (b && b->start != (unsigned long)p)
+	if (b && block_start(b) != (unsigned long)p)
 		b = NULL;
 	memleak_leave(flags);
 	return b;

@@ -53,13 +53,13 @@ struct block_snapshot {
 static void take_snapshot(const struct memleak_block *b,
 			  struct block_snapshot *s)
 {
-	s->start = b->start;
+	s->start = block_start(b);
 	s->size = b->size;
 	s->jiffies = b->jiffies;
 	s->trace = block_trace(b);
 	memleak_trace_get(s->trace);
 	s->nr_bytes = min(b->size, (size_t)HEX_DUMP_BYTES);
-	memcpy(s->bytes, (const void *)b->start, s->nr_bytes);
+	memcpy(s->bytes, (const void *)block_start(b), s->nr_bytes);
 }
 
 static void release_snapshot(struct block_snapshot *s)
@@ -135,7 +135,7 @@ static bool allocated_before(const struct memleak_block *a,
 {
 	if (a->jiffies != b->jiffies)
 		return (s32)(a->jiffies - b->jiffies) < 0;
-	return a->start < b->start;
+	return block_start(a) < block_start(b);
 }
 
 /*
@@ -310,7 +310,8 @@ void memleak_dump_block(const struct memleak_block *b)
 	if (b->flags & MEMLEAK_CHECKSUM_VALID)
 		memleak_checksum_get(b, &sum);
 	printk("block 0x%08lx-0x%08lx (size %u), %s after the last scan\n",
-	       b->start, b->start + b->size - 1, b->size, color_name(b));
+	       block_start(b), block_start(b) + b->size - 1, b->size,
+	       color_name(b));
 	printk("  references: %d found, %d needed; flags%s%s%s%s\n", b->count,
 	       b->min_count, b->flags & MEMLEAK_REPORTED ? " reported" : "",
 	       b->flags & MEMLEAK_SUSPECT ? " suspect" : "",
@@ -322,7 +323,7 @@ void memleak_dump_block(const struct memleak_block *b)
 		printk("  object starts at +%lu (memleak_padding)\n", pad);
 	for (unsigned int i = 0; set && i < set->nr; i++)
 		printk("  alias 0x%08lx (+%lu)\n",
-		       b->start + pad + set->offsets[i],
+		       block_start(b) + pad + set->offsets[i],
 		       pad + set->offsets[i]);
 	for (area = block_scan_areas(b); area; area = area->next)
 		printk("  scan area +%lu, %zu bytes\n", area->offset,

@@ -420,7 +420,7 @@ static void prefetch_ahead(void)
 			__builtin_prefetch(b);
 		}
 	} else if (near) {
-		__builtin_prefetch((const void *)READ_ONCE((*near)->start));
+		__builtin_prefetch((const void *)block_start(*near));
 	}
 }
 
@@ -539,7 +539,7 @@ static void scan_roots(void)
 static bool checksum_block(struct memleak_block *b, u32 *sum,
 			   unsigned long *flags)
 {
-	const unsigned long *p = (const unsigned long *)b->start;
+	const unsigned long *p = (const unsigned long *)block_start(b);
 	const unsigned long *end = p + b->size / sizeof(long);
 	u32 h = 2166136261u;
 
@@ -642,17 +642,18 @@ static bool sum_white_blocks(struct white_list *white)
 static void filter_white_block(struct memleak_block *b)
 {
 	const struct memleak_alias_set *set = block_aliases(b);
-	unsigned long key, end = b->start + b->size, object;
+	unsigned long key, end = block_start(b) + b->size, object;
 
 	b->count = 0;
 	if (memleak.interior) {
-		for (key = b->start; key < end; key += 1ul << FILTER_GRANULE_SHIFT)
+		for (key = block_start(b); key < end;
+		     key += 1ul << FILTER_GRANULE_SHIFT)
 			filter_add(key);
 		filter_add(end - 1);
 		return;
 	}
-	object = b->start + block_pad_offset(b);
-	filter_add(b->start);
+	object = block_start(b) + block_pad_offset(b);
+	filter_add(block_start(b));
 	filter_add(object);
 	for (unsigned int i = 0; set && i < set->nr; i++)
 		filter_add(object + set->offsets[i]);

@@ -224,7 +224,7 @@ static void count_block(struct memleak_block *b, void *ctx)
 	c->blocks++;
 	if (!(b->flags & MEMLEAK_SUSPECT))
 		return;
-	if (leaked_on_purpose(b->start))
+	if (leaked_on_purpose(block_start(b)))
 		c->leaks++;
 	else
 		c->live++;

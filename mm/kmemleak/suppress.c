@@ -254,7 +254,7 @@ static unsigned long block_start_of(const char *cmd, const char *arg)
 	memleak_enter(&flags);
 	b = memleak_index_find(addr);
 	if (b && (b->flags & MEMLEAK_ALLOCATED))
-		start = b->start;
+		start = block_start(b);
 	memleak_leave(flags);
 	if (!start)
 		printk("memleak %s: 0x%08lx is not inside any tracked block\n",

@@ -98,6 +98,11 @@ static void refuse_block(unsigned long start, size_t size,
 		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
 		       start, size);
 		memleak_disable("overlapping block");
+	} else if (err == -EFAULT) {
+		printk("memleak: block 0x%08lx (size %zu) starts out of the "
+		       "4 GiB above RAM's start that a record can name\n",
+		       start, size);
+		memleak_disable("block out of reach");
 	} else if (err == -EFBIG) {
 		printk("memleak: block 0x%08lx (size %zu) is too large to "
 		       "track\n", start, size);
@@ -123,9 +128,13 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 	}
 	/* A record holds min_count in a byte: more is never needed. */
 	min_count = min(max(min_count, -128), 127);
-	/* A size must fit the record's 32 bits (64-bit hosts). */
+	/* A size and a start must fit the record's 32 bits (64-bit hosts). */
 	if ((u32)size != size) {
 		refuse_block(start, size, trace, -EFBIG);
+		return;
+	}
+	if (!memleak_addr_fits(start)) {
+		refuse_block(start, size, trace, -EFAULT);
 		return;
 	}
 	b = memleak_index_insert(start, size, min_count, &err);
@@ -152,7 +161,8 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 static void orphan_freed(struct memleak_block *b)
 {
 	printk("memleak: freeing orphan object 0x%08lx (size %u), reported "
-	       "as a leak:\n", b->start, b->size);
+	       "as a leak:\n",
+	       block_start(b), b->size);
 	memleak_print_block(b);
 	dump_stack();
 }
@@ -161,7 +171,7 @@ bool memleak_try_delete_block(unsigned long start)
 {
 	struct memleak_block *b = memleak_index_find(start);
 
-	if (!b || b->start != start)
+	if (!b || block_start(b) != start)
 		return false;
 	if (b->flags & MEMLEAK_REPORTED) {
 		memleak.nr_freed_after_report++;

@@ -141,7 +141,7 @@ static void record(enum finding_kind kind, const struct memleak_block *owner,
 	}
 
 	for (unsigned int i = 0; i < nr_findings; i++)
-		if (findings[i].owner == owner->start &&
+		if (findings[i].owner == block_start(owner) &&
 		    findings[i].field == field && findings[i].word == word)
 			return;	/* seen again: a block rescanned */
 	if (nr_findings == MAX_FINDINGS) {
@@ -151,13 +151,13 @@ static void record(enum finding_kind kind, const struct memleak_block *owner,
 	f = &findings[nr_findings++];
 	*f = (struct type_finding){
 		.kind = kind,
-		.owner = owner->start,
+		.owner = block_start(owner),
 		.owner_size = owner->size,
 		.owner_type = type,
 		.field = field,
 		.word = word,
 		.value = value,
-		.target = target ? target->start : 0,
+		.target = target ? block_start(target) : 0,
 		.target_size = target ? target->size : 0,
 		.target_type = target ? memleak_block_type(target) : NULL,
 	};
@@ -217,8 +217,8 @@ static int check_value(const struct memleak_field *field, unsigned long value)
 static void check_field(struct memleak_block *b, const struct memleak_type *type,
 			const struct memleak_field *field)
 {
-	const unsigned long *words = (const unsigned long *)(b->start +
-							     field->offset);
+	const unsigned long *words =
+		(const unsigned long *)(block_start(b) + field->offset);
 	unsigned int n = field->size / sizeof(long);
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -238,7 +238,7 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 {
 	for (unsigned int i = 0; i < type->nr_fields; i++) {
 		const struct memleak_field *f = &type->fields[i];
-		unsigned long start = b->start + f->offset;
+		unsigned long start = block_start(b) + f->offset;
 
 		if (f->kind == MEMLEAK_FIELD_DATA) {
 			if (!memleak.confirming)
@@ -253,8 +253,8 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 			return false;
 	}
 	/* Past the type (a flexible array, a larger kmalloc): every word. */
-	return memleak_scan_words(b->start + type->size, b->start + b->size, b,
-				  flags);
+	return memleak_scan_words(block_start(b) + type->size,
+				  block_start(b) + b->size, b, flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -271,7 +271,7 @@ static bool still_holds(struct type_finding *f)
 	struct memleak_block *target = memleak_index_find(f->value);
 	const unsigned long *word;
 
-	if (!owner || owner->start != f->owner ||
+	if (!owner || block_start(owner) != f->owner ||
 	    memleak_block_type(owner) != f->owner_type)
 		return false;
 	word = (const unsigned long *)(f->owner + f->field->offset) + f->word;

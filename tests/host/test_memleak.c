@@ -58,7 +58,7 @@ static bool is_suspect(const void *p)
 	struct memleak_block *b = memleak_lookup_block((unsigned long)p);
 
 	assert_non_null(b);
-	assert_int_equal(b->start, (unsigned long)p);
+	assert_int_equal(block_start(b), (unsigned long)p);
 	return b->flags & MEMLEAK_SUSPECT;
 }
 
@@ -824,6 +824,30 @@ static void test_too_large_block(void **state)
 	kfree(p);
 }
 
+/*
+ * A record holds a start in 32 bits, from RAM's first byte: on a 64-bit
+ * host, a block 4 GiB or more above it (or below it) is refused, loudly.
+ * Memory just after RAM is in reach.
+ */
+static void test_block_out_of_reach(void **state)
+{
+	char *near = host_outside_ram(PAGE_SIZE);
+	char *far = (char *)memleak_addr_base() + (1ul << 32) + PAGE_SIZE;
+
+	(void)state;
+	memleak_alloc(near, 64, 1);
+	memleak_flush_pending();
+	assert_non_null(memleak_lookup_block((unsigned long)near));
+	assert_int_equal(block_start(memleak_lookup_block((unsigned long)near)),
+			 (unsigned long)near);
+	memleak_free(near);
+	/* Not dereferenced: the collector refuses it before it reads it. */
+	memleak_alloc(far, 64, 1);
+	memleak_flush_pending();
+	expect_disabled("out of the 4 GiB above RAM's start");
+	assert_null(memleak_lookup_block((unsigned long)far));
+}
+
 /* The number of tracked blocks, the logs of recent ones flushed. */
 static unsigned long blocks_after_flush(void)
 {
@@ -948,64 +972,73 @@ static void test_pending_time_and_annotations(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_orphan, memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(
-			test_reachable_and_orphan_chains, memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_cycle_of_orphans, memleak_test_setup,
+		cmocka_unit_test_setup_teardown(test_orphan, memleak_test_setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_reachable_and_orphan_chains, memleak_test_setup,
+			teardown),
+		cmocka_unit_test_setup_teardown(test_cycle_of_orphans,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_alias_offset_pointer,
 						memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_interior_pointer, memleak_test_setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_interior_pointer,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_low_bits_refer_to_nothing,
 						memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_min_count_two, memleak_test_setup,
+		cmocka_unit_test_setup_teardown(test_min_count_two,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_leak,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ignore, memleak_test_setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_not_leak, memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_ignore, memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scan_area, memleak_test_setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_large_block_chunks, memleak_test_setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_many_blocks, memleak_test_setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_scan_area,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_large_block_chunks,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_blocks,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_min_age_and_checksum,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_pause_rescues_among_many_whites, memleak_test_setup, teardown),
+			test_pause_rescues_among_many_whites,
+			memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_table,
 						memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_padding, memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_padding,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_padding_object_size,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_module_aliases,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_extra_records,
 						memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_format, memleak_test_setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_report_order, memleak_test_setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_report_format,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_order,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_skips_reused_record,
 						memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_dump_stats_usage, memleak_test_setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_orphan_freed, memleak_test_setup,
-						teardown),
-		cmocka_unit_test_setup_teardown(test_bad_annotations, memleak_test_setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_dump_stats_usage,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_orphan_freed,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bad_annotations,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_out_of_reach,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_too_large_block,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_pair_cancels,
 						memleak_test_setup, teardown),
-		cmocka_unit_test_setup_teardown(test_pending_overflow, memleak_test_setup,
-						teardown),
+		cmocka_unit_test_setup_teardown(test_pending_overflow,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trace_per_cpu,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pending_cross_cpu_free,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
-			test_pending_time_and_annotations, memleak_test_setup, teardown),
+			test_pending_time_and_annotations, memleak_test_setup,
+			teardown),
 	};
 
 	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);

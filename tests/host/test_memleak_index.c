@@ -48,7 +48,7 @@ static void assert_maps(const void *p, size_t size)
 	struct memleak_block *b = find(p, 0);
 
 	assert_non_null(b);
-	assert_int_equal(b->start, (unsigned long)p);
+	assert_int_equal(block_start(b), (unsigned long)p);
 	assert_ptr_equal(find(p, (long)size - 1), b);
 	assert_ptr_equal(find(p, (long)size / 2), b);
 	assert_null(find(p, (long)size));
@@ -318,7 +318,7 @@ static void test_pages_in_tree(void **state)
 /* Memory outside RAM (here: the host's heap): the tree alone. */
 static void test_outside_ram(void **state)
 {
-	char *m = aligned_alloc(PAGE_SIZE, 4 * PAGE_SIZE);
+	char *m = host_outside_ram(4 * PAGE_SIZE);
 
 	(void)state;
 	assert_non_null(m);
@@ -338,7 +338,7 @@ static void test_outside_ram(void **state)
 	track_now(m + 3 * PAGE_SIZE - 8, 8);
 	assert_maps(m + 3 * PAGE_SIZE - 8, 8);
 	assert_maps(m + PAGE_SIZE - 16, 2 * PAGE_SIZE);
-	assert_int_equal(find(m, 2 * PAGE_SIZE + 100)->start,
+	assert_int_equal(block_start(find(m, 2 * PAGE_SIZE + 100)),
 			 (unsigned long)m + PAGE_SIZE - 16);
 	untrack(m + 3 * PAGE_SIZE - 8);
 	assert_null(find(m, 200));
@@ -355,7 +355,6 @@ static void test_outside_ram(void **state)
 	forget(m + 512);
 	untrack(m + PAGE_SIZE - 16);
 	assert_null(find(m, 2 * PAGE_SIZE));
-	free(m);
 }
 
 /*
@@ -374,8 +373,10 @@ static void check_against_model(const char *base, const size_t *size)
 
 		if (size[slot] && in < size[slot]) {
 			assert_non_null(b);
-			assert_int_equal(b->start, (unsigned long)base +
-					 slot * (MODEL_BYTES / MODEL_SLOTS));
+			assert_int_equal(
+				block_start(b),
+				(unsigned long)base +
+					slot * (MODEL_BYTES / MODEL_SLOTS));
 		} else {
 			assert_null(b);
 		}
@@ -384,7 +385,7 @@ static void check_against_model(const char *base, const size_t *size)
 
 static void test_random_against_model(void **state)
 {
-	char *m = aligned_alloc(PAGE_SIZE, MODEL_BYTES);
+	char *m = host_outside_ram(MODEL_BYTES);
 	size_t size[MODEL_SLOTS] = { 0 };
 	unsigned int seed = 7;
 
@@ -408,7 +409,6 @@ static void test_random_against_model(void **state)
 	for (unsigned int i = 0; i < MODEL_SLOTS; i++)
 		if (size[i])
 			untrack(m + i * (MODEL_BYTES / MODEL_SLOTS));
-	free(m);
 }
 
 /* memleak_index_marked(): a marked slot's every address, not its neighbour. */
@@ -463,7 +463,7 @@ static void note_walked(struct memleak_block *b, void *ctx)
 static void test_walk(void **state)
 {
 	char *small[6], *big = kmalloc(64 * 1024 + 1, GFP_KERNEL);
-	char *outside = aligned_alloc(PAGE_SIZE, PAGE_SIZE);
+	char *outside = host_outside_ram(PAGE_SIZE);
 	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
 	struct walk_seen w = { 0 };
 	struct slab_geometry g;
@@ -497,7 +497,6 @@ static void test_walk(void **state)
 	forget(big);
 	untrack(outside);
 	kfree(big);
-	free(outside);
 }
 
 /*
@@ -522,9 +521,9 @@ static void note_churn(struct memleak_block *b, void *ctx)
 	struct churn *c = ctx;
 
 	if (!c->first)
-		c->first = b->start;
+		c->first = block_start(b);
 	for (unsigned int i = 0; i < CHURN_BLOCKS; i++)
-		if (c->p[i] && b->start == (unsigned long)c->p[i]) {
+		if (c->p[i] && block_start(b) == (unsigned long)c->p[i]) {
 			assert_false(c->freed[i]);
 			c->visits[i]++;
 		}

@@ -110,7 +110,7 @@ static void test_sort_across_chunks(void **state)
 	for (unsigned long k = 0; k < n + 5; k++) {
 		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
 		blocks[k].jiffies = (seed >> 33) % (n / 4);
-		blocks[k].start = k;
+		blocks[k].offset = (u32)k; /* a label: no address */
 		assert_true(memleak_queue_push(&q, &blocks[k]));
 	}
 	for (unsigned long k = 0; k < 5; k++)
@@ -122,7 +122,7 @@ static void test_sort_across_chunks(void **state)
 		assert_non_null(b);
 		assert_true(b->jiffies >= prev);
 		prev = b->jiffies;
-		sum += b->start;
+		sum += b->offset;
 	}
 	assert_null(memleak_queue_pop(&q));
 	/* Each of blocks 5 .. n + 4 once: their starts add up. */

@@ -34,7 +34,7 @@ class Block:
     def __init__(self, meta, value):
         self.meta = meta
         self.v = value
-        self.start = ulong(value["start"])
+        self.start = block_start(value)
         self.size = int(value["size"])
         self.flags = int(value["flags"])
         self.count = int(value["count"])
@@ -121,6 +121,15 @@ def alias_set_of_size(size):
         if int(struct_at(addr, set_type)["size"]) == size:
             return addr
     return 0
+
+
+def block_start(value):
+    """block_start() of mm/kmemleak/internal.h: the record's 32-bit offset
+    from the first byte of RAM (min_pfn's page), the sum wrapping as on
+    the 32-bit kernel."""
+    base = ulong(symbol_value("min_pfn")) * 4096
+    mask = (1 << (8 * word_size())) - 1
+    return (base + ulong(value["offset"])) & mask
 
 
 def checksum_of(block_addr):

@@ -18,6 +18,16 @@ extern unsigned long host_arena_size;
 void *host_arena(void);
 
 /*
+ * size bytes, page-aligned, of the memory mapped right after the arena:
+ * no RAM (no struct page, no allocator hands it out), what a kernel's
+ * image or a device window is to the leak collector, for tests of blocks
+ * outside RAM. HOST_OUTSIDE_RAM_SIZE in all, never given back (aborts
+ * when it runs out).
+ */
+#define HOST_OUTSIDE_RAM_SIZE (16UL << 20)
+void *host_outside_ram(size_t size);
+
+/*
  * boot_info.ram = the arena, then mm_init(). May be called again: it
  * starts a fresh allocator over the same arena, and everything the old
  * one handed out (caches included) is gone.
