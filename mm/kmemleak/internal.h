@@ -175,15 +175,15 @@ struct memleak_block {
 };
 
 /*
- * Where block starts are counted from: the first byte of RAM. A record
- * keeps its block's start as a 32-bit offset from there: exact for every
- * address on a 32-bit machine (the sum wraps as the difference did); on
- * a 64-bit host a block must start within 4 GiB above it, and
- * memleak_create_block() refuses any other (memleak_addr_fits()).
+ * Where block starts are counted from. A record keeps its block's start
+ * in 32 bits: on a 32-bit machine the address itself (base 0); on a
+ * 64-bit host its offset from the first byte of RAM, so a block must
+ * start within 4 GiB above it, and memleak_create_block() refuses any
+ * other (memleak_addr_fits()).
  */
 static inline unsigned long memleak_addr_base(void)
 {
-	return min_pfn << PAGE_SHIFT;
+	return sizeof(long) == 4 ? 0 : min_pfn << PAGE_SHIFT;
 }
 
 static inline bool memleak_addr_fits(unsigned long addr)

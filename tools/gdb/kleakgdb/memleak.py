@@ -124,12 +124,12 @@ def alias_set_of_size(size):
 
 
 def block_start(value):
-    """block_start() of mm/kmemleak/internal.h: the record's 32-bit offset
-    from the first byte of RAM (min_pfn's page), the sum wrapping as on
-    the 32-bit kernel."""
-    base = ulong(symbol_value("min_pfn")) * 4096
-    mask = (1 << (8 * word_size())) - 1
-    return (base + ulong(value["offset"])) & mask
+    """block_start() of mm/kmemleak/internal.h: on a 32-bit kernel the
+    record's offset is the address; a 64-bit one counts from RAM's first
+    byte (min_pfn's page)."""
+    if word_size() == 4:
+        return ulong(value["offset"])
+    return ulong(symbol_value("min_pfn")) * 4096 + ulong(value["offset"])
 
 
 def checksum_of(block_addr):
