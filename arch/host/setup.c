@@ -54,6 +54,14 @@ void *host_arena(void)
 	return arena;
 }
 
+void host_arena_populate(void)
+{
+	volatile char *p = host_arena();
+
+	for (unsigned long off = 0; off < host_arena_size; off += PAGE_SIZE)
+		p[off] = 0;
+}
+
 void *host_outside_ram(size_t size)
 {
 	char *start = (char *)host_arena() + host_arena_size + outside_ram_used;

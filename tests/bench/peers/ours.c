@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 	while (host_arena_size < g.words * sizeof(long) * 2 + (64UL << 20))
 		host_arena_size *= 2;
 	host_mm_init();
+	host_arena_populate();	/* the kernel's RAM is there: no faults */
 	memleak_init();
 	meta_before = memleak_metadata_bytes();
 	build(&g);

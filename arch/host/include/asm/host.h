@@ -18,6 +18,14 @@ extern unsigned long host_arena_size;
 void *host_arena(void);
 
 /*
+ * Backs every page of the arena now, as a kernel finds its RAM: for a
+ * benchmark, so that no first touch of a page the collector takes (its
+ * tables during a scan) costs the host a page fault inside a measured
+ * stretch, which the kernel never pays.
+ */
+void host_arena_populate(void);
+
+/*
  * size bytes, page-aligned, of the memory mapped right after the arena:
  * no RAM (no struct page, no allocator hands it out), what a kernel's
  * image or a device window is to the leak collector, for tests of blocks
