@@ -11,14 +11,16 @@
  * offset from RAM's first byte, in 4-byte units, names it in 32 bits:
  * an entry is 8 bytes on every machine. An open-addressed table, a
  * power of two of slots in pages, at most three quarters full: the scan
- * makes room for its white blocks before it sums them
- * (memleak_checksum_reserve()), and a failure to grow disables the
- * collector (the caller's message). A block has an entry while it has
+ * makes room for its white blocks before it sums them, memleak_lock not
+ * held (memleak_checksum_reserve(): the pages taken and cleared a window
+ * at a time), and a failure to grow disables the collector (the
+ * caller's message). A block has an entry while it has
  * MEMLEAK_CHECKSUM_VALID; its free takes the entry out, before its
  * record can be reused. A deletion moves the entries after it back, so
  * that a lookup may stop at the first empty slot.
  *
- * Locking: memleak_lock, for every function here.
+ * Locking: memleak_lock, held by the callers of everything here but
+ * memleak_checksum_reserve(), which takes it itself.
  */
 #include <kernel/memleak.h>
 #include <kernel/errno.h>
@@ -33,8 +35,8 @@ struct checksum_entry {
 
 /*
  * The table's slots lie in pages, found through a directory of them: a
- * large table needs no large run of free pages. Numbers only, no
- * pointers: the scan never reads it.
+ * large table needs no large run of free pages. Untracked pages, which
+ * the scan never reads (and its entries are numbers, no pointers).
  */
 #define SLOTS_PER_PAGE (PAGE_SIZE / sizeof(struct checksum_entry))
 static struct checksum_entry **checksum_pages;
@@ -47,6 +49,7 @@ static bool fits(unsigned long n)
 	return checksum_pages && 4 * n <= 3 * (1ul << checksum_shift);
 }
 
+/* Records lie in RAM (see above): from its first byte, in 4-byte units. */
 static u32 key_of(const struct memleak_block *b)
 {
 	return (u32)((__pa(b) - (min_pfn << PAGE_SHIFT)) / sizeof(u32)) + 1;
@@ -88,48 +91,85 @@ static unsigned int directory_order(unsigned int shift)
 	return get_order((1ul << shift) / SLOTS_PER_PAGE * sizeof(void *));
 }
 
+/*
+ * The table's pages are the collector's own, taken and given back inside
+ * it (its allocations are not tracked), one window each: a large table
+ * never holds interrupts off for all of its pages.
+ */
+static void *take_pages(unsigned int order)
+{
+	unsigned long flags;
+	struct page *page;
+
+	memleak_enter(&flags);
+	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order);
+	memleak_leave(flags);
+	return page ? page_address(page) : NULL;
+}
+
+static void give_pages(void *addr, unsigned int order)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	__free_pages(virt_to_page(addr), order);
+	memleak_leave(flags);
+}
+
 static void free_pages_of(struct checksum_entry **pages, unsigned int shift)
 {
 	for (unsigned long i = 0; i < (1ul << shift) / SLOTS_PER_PAGE; i++)
 		if (pages[i])
-			__free_pages(virt_to_page(pages[i]), 0);
-	__free_pages(virt_to_page(pages), directory_order(shift));
+			give_pages(pages[i], 0);
+	give_pages(pages, directory_order(shift));
 }
 
-/* The pages of a table of 2^shift free slots, or NULL. */
+/*
+ * The zeroed pages of a table of 2^shift slots, or NULL; no one sees
+ * them yet, so they are cleared with interrupts on.
+ */
 static struct checksum_entry **alloc_pages_of(unsigned int shift)
 {
 	unsigned long n = (1ul << shift) / SLOTS_PER_PAGE;
-	struct page *dir = alloc_pages(GFP_ATOMIC | __GFP_NOWARN,
-				       directory_order(shift));
-	struct checksum_entry **pages;
+	struct checksum_entry **pages = take_pages(directory_order(shift));
 
-	if (!dir)
+	if (!pages)
 		return NULL;
-	pages = page_address(dir);
 	memset(pages, 0, n * sizeof(*pages));
 	for (unsigned long i = 0; i < n; i++) {
-		struct page *page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
-
-		if (!page) {
+		pages[i] = take_pages(0);
+		if (!pages[i]) {
 			free_pages_of(pages, shift);
 			return NULL;
 		}
-		pages[i] = page_address(page);
 		memset(pages[i], 0, PAGE_SIZE);
 	}
 	return pages;
 }
 
-/* A table of 2^shift slots, the entries moved in; false if none. */
-static bool resize_table(unsigned int shift)
+/* The least shift whose table holds n entries (a page at least). */
+static unsigned int shift_for(unsigned long n)
+{
+	/* A power of two: the first table is a page of slots. */
+	unsigned int shift = (unsigned int)__builtin_ctzl(SLOTS_PER_PAGE);
+
+	while (4 * n > 3 * (1ul << shift))
+		shift++;
+	return shift;
+}
+
+/*
+ * Moves the entries into pages (a table of 2^shift slots) and makes it
+ * the table; returns the old pages. memleak_lock held: the one step of a
+ * growth that takes time with the number of entries, which grows only
+ * when a scan finds more white blocks than ever before.
+ */
+static struct checksum_entry **install_table(struct checksum_entry **pages,
+					     unsigned int shift)
 {
 	unsigned int old_shift = checksum_shift;
 	struct checksum_entry **old = checksum_pages;
-	struct checksum_entry **pages = alloc_pages_of(shift);
 
-	if (!pages)
-		return false;
 	checksum_pages = pages;
 	checksum_shift = shift;
 	for (unsigned long i = 0; old && i < (1ul << old_shift); i++) {
@@ -139,23 +179,32 @@ static bool resize_table(unsigned int shift)
 		if (e->key)
 			*find_slot(e->key) = *e;
 	}
-	if (old)
-		free_pages_of(old, old_shift);
-	return true;
+	return old;
 }
 
 int memleak_checksum_reserve(unsigned long n)
 {
-	/* A power of two: the first table is a page of slots. */
-	unsigned int shift = checksum_pages ? checksum_shift :
-			     (unsigned int)__builtin_ctzl(SLOTS_PER_PAGE);
+	struct checksum_entry **pages, **old;
+	unsigned int shift, old_shift;
+	unsigned long flags;
 
-	if (fits(nr_entries + n))
+	/* Only the scan adds entries: frees meanwhile only make room. */
+	memleak_enter(&flags);
+	shift = shift_for(nr_entries + n);
+	old_shift = checksum_shift;
+	memleak_leave(flags);
+	if (checksum_pages && shift <= old_shift)
 		return 0;
-	while (4 * (nr_entries + n) > 3 * (1ul << shift))
-		shift++;
-	if (shift > 32 || !resize_table(shift))
+	if (shift > 32)
+		return -ENOMEM;		/* past what slot_of() can spread */
+	pages = alloc_pages_of(shift);
+	if (!pages)
 		return -ENOMEM;
+	memleak_enter(&flags);
+	old = install_table(pages, shift);
+	memleak_leave(flags);
+	if (old)
+		free_pages_of(old, old_shift);
 	return 0;
 }
 
@@ -182,8 +231,8 @@ int memleak_checksum_replace(const struct memleak_block *b, u32 sum,
 	u32 key = key_of(b);
 	struct checksum_entry *e;
 
-	if (!fits(nr_entries + 1) && memleak_checksum_reserve(1))
-		return -ENOMEM;
+	if (!fits(nr_entries + 1))
+		return -ENOMEM;	/* memleak_checksum_reserve() made none */
 	e = find_slot(key);
 	*old = e->sum;
 	e->sum = sum;

@@ -225,8 +225,8 @@ static inline bool block_is_white(const struct memleak_block *b)
  * checksums.c: the sums of blocks white at a scan, by block. A block
  * with MEMLEAK_CHECKSUM_VALID has one, until it is freed (forget).
  * replace stores b's and returns 1 when b had one (then in *old), 0 when
- * not; it and reserve (room for n more) fail with -ENOMEM. prefetch
- * fetches where b's would be.
+ * not; it and reserve (room for n more, memleak_lock not held) fail with
+ * -ENOMEM. prefetch fetches where b's would be.
  */
 int memleak_checksum_reserve(unsigned long n);
 void memleak_checksum_prefetch(const struct memleak_block *b);

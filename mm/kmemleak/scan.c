@@ -607,7 +607,8 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 /*
  * Step 4: sums every white block, in the list's order, the blocks and
  * their table slots fetched ahead; true when one changed (made gray).
- * The table makes room for the new sums first, growing once.
+ * The table makes room for the new sums first (growing once, its pages
+ * cleared outside the lock).
  */
 static bool sum_white_blocks(struct white_list *white)
 {
@@ -618,9 +619,12 @@ static bool sum_white_blocks(struct white_list *white)
 	unsigned int i;
 	u32 sum;
 
-	scan_lock(&flags);
-	if (memleak_checksum_reserve(white->unsummed))
+	if (memleak_checksum_reserve(white->unsummed)) {
+		scan_lock(&flags);
 		memleak_disable("out of memory for checksums");
+		scan_unlock(flags);
+	}
+	scan_lock(&flags);
 	memleak_queue_for_each(&white->blocks, chunk, i, b) {
 		unsigned int ahead = i + MEMLEAK_QUEUE_AHEAD;
 

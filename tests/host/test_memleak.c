@@ -377,11 +377,13 @@ static void test_min_age_and_checksum(void **state)
 
 /*
  * The white blocks' sums live in checksums.c's table, not in the blocks:
- * more blocks than a page of it holds (so it grows), half of them freed
- * (so entries move back over the holes), and each of the rest still
- * finds its own sum: one changed since is rescanned, not reported.
+ * a scan of 100 white blocks, then one of 5000 (more than the earlier
+ * tests' scans made room for: the table grows, the first 100 moved into
+ * it), half of them freed (entries move back over the holes), and each
+ * of the rest still finds its own sum: one changed since is rescanned,
+ * not reported.
  */
-#define SUMMED_BLOCKS 700
+#define SUMMED_BLOCKS 5000
 static void test_checksum_table(void **state)
 {
 	static void *p[SUMMED_BLOCKS];
@@ -392,6 +394,10 @@ static void test_checksum_table(void **state)
 	for (unsigned int i = 0; i < SUMMED_BLOCKS; i++) {
 		p[i] = track(48, 1);
 		set_word(p[i], 0, (void *)(unsigned long)(i * 8 + 1));
+		if (i == 99) {
+			scan_later();
+			assert_int_equal(memleak_checksum_entries(), 100);
+		}
 	}
 	scan_later();
 	assert_int_equal(count_suspects(), SUMMED_BLOCKS);
