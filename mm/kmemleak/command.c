@@ -184,6 +184,9 @@ static int cmd_stats(int argc, char **argv)
 	printk("index:          %lu bytes of slab records, %lu of page tables "
 	       "and bits\n", memleak.index_bytes,
 	       memleak_index_table_pages() * PAGE_SIZE);
+	printk("checksums:      %lu blocks (white at a scan), %lu bytes\n",
+	       memleak_checksum_entries(),
+	       memleak_checksum_pages() * PAGE_SIZE);
 	printk("scans:          %lu, the last at jiffies %lu, took %llu us\n",
 	       memleak.scans, memleak.scan_jiffies,
 	       (unsigned long long)cycles_to_ns(memleak.scan_cycles) / 1000);

@@ -66,6 +66,13 @@ def check_list_and_clear(tap, arch, k):
     tap.ok("10 reported blocks cleared" in out, "%s: memleak clear" % arch, out)
     out = k.command("memleak")
     tap.ok(summary(out) == (0, 0), "%s: cleared blocks stay hidden" % arch, out)
+    # The ten, white at every scan, have their sums in a table of pages.
+    out = k.command("memleak stats")
+    m = re.search(r"checksums: +(\d+) blocks \(white at a scan\), (\d+) bytes",
+                  out)
+    tap.ok(m and int(m.group(1)) >= 10 and int(m.group(2)) >= 4096 and
+           int(m.group(2)) % 4096 == 0,
+           "%s: memleak stats: the white blocks' checksums" % arch, out)
     k.command("leaktest clean")
 
 
