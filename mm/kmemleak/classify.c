@@ -53,7 +53,7 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 						      void *ctx),
 					void *ctx)
 {
-	unsigned long offset = 0, flags;
+	unsigned long offset = 0, start, flags;
 
 	for (;;) {
 		const unsigned long *p, *end;
@@ -63,15 +63,17 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 			memleak_leave(flags);
 			return;
 		}
-		p = (const unsigned long *)(block_start(s) + offset);
+		/* Read once a window: visit() writes to blocks. */
+		start = block_start(s);
+		p = (const unsigned long *)(start + offset);
 		end = p + min((s->size - offset) / sizeof(long),
 			      (size_t)CLASSIFY_BUDGET);
 		for (; p < end; p++) {
-			unsigned long off = (unsigned long)p - block_start(s);
 			struct memleak_block *t;
 
 			/* Most words point to reachable blocks: marked. */
-			if (!memleak_in_bounds(*p) || !memleak_reads_word(s, off) ||
+			if (!memleak_in_bounds(*p) ||
+			    !memleak_reads_word(s, (unsigned long)p - start) ||
 			    memleak_index_marked(*p))
 				continue;
 			t = memleak_lookup_block(*p);
@@ -79,7 +81,7 @@ static void for_each_suspect_referenced(struct memleak_block *s,
 			if (t && t != s && is_suspect(t))
 				visit(t, ctx);
 		}
-		offset = (unsigned long)p - block_start(s);
+		offset = (unsigned long)p - start;
 		memleak_leave(flags);
 	}
 }
