@@ -8,16 +8,16 @@
  *                                         the next slot on a collision
  *
  * A record lies in RAM (the index's arrays, the tree's nodes), so its
- * offset from RAM's first byte, in 4-byte units, names it in 32 bits:
- * an entry is 8 bytes on every machine. An open-addressed table, a
- * power of two of slots in pages, at most three quarters full: the scan
- * makes room for its white blocks before it sums them, memleak_lock not
- * held (memleak_checksum_reserve(): the pages taken and cleared a window
- * at a time), and a failure to grow disables the collector (the
- * caller's message). A block has an entry while it has
- * MEMLEAK_CHECKSUM_VALID; its free takes the entry out, before its
- * record can be reused. A deletion moves the entries after it back, so
- * that a lookup may stop at the first empty slot.
+ * address, counted as a block's start is (from memleak_addr_base()) and
+ * in 4-byte units, names it in 32 bits: an entry is 8 bytes on every
+ * machine. An open-addressed table, a power of two of slots in pages,
+ * at most three quarters full: the scan makes room for its white blocks
+ * before it sums them, memleak_lock not held (memleak_checksum_reserve():
+ * the pages taken and cleared a window at a time), and a failure to grow
+ * disables the collector (the caller's message). A block has an entry
+ * while it has MEMLEAK_CHECKSUM_VALID; its free takes the entry out,
+ * before its record can be reused. A deletion moves the entries after it
+ * back, so that a lookup may stop at the first empty slot.
  *
  * Locking: memleak_lock, held by the callers of everything here but
  * memleak_checksum_reserve(), which takes it itself.
@@ -49,10 +49,12 @@ static bool fits(unsigned long n)
 	return checksum_pages && 4 * n <= 3 * (1ul << checksum_shift);
 }
 
-/* Records lie in RAM (see above): from its first byte, in 4-byte units. */
+/* Records lie in RAM (see above), 4-byte aligned; 0 is a free slot. */
 static u32 key_of(const struct memleak_block *b)
 {
-	return (u32)((__pa(b) - (min_pfn << PAGE_SHIFT)) / sizeof(u32)) + 1;
+	unsigned long off = (unsigned long)b - memleak_addr_base();
+
+	return (u32)(off / sizeof(u32)) + 1;
 }
 
 static struct checksum_entry *slot(unsigned long i)

@@ -123,13 +123,18 @@ def alias_set_of_size(size):
     return 0
 
 
-def block_start(value):
-    """block_start() of mm/kmemleak/internal.h: on a 32-bit kernel the
-    record's offset is the address; a 64-bit one counts from RAM's first
-    byte (min_pfn's page)."""
+def addr_base():
+    """memleak_addr_base() of mm/kmemleak/internal.h: 0 on a 32-bit
+    kernel, RAM's first byte (min_pfn's page) on a 64-bit one."""
     if word_size() == 4:
-        return ulong(value["offset"])
-    return ulong(symbol_value("min_pfn")) * 4096 + ulong(value["offset"])
+        return 0
+    return ulong(symbol_value("min_pfn")) * 4096
+
+
+def block_start(value):
+    """block_start() of mm/kmemleak/internal.h: the record's offset from
+    addr_base()."""
+    return addr_base() + ulong(value["offset"])
 
 
 def checksum_of(block_addr):
@@ -141,8 +146,7 @@ def checksum_of(block_addr):
     etype = struct_type("checksum_entry")
     per_page = 4096 // etype.sizeof
     slots = 1 << shift
-    ram = ulong(symbol_value("min_pfn")) * 4096
-    key = ((block_addr - ram) // 4 + 1) & 0xffffffff
+    key = ((block_addr - addr_base()) // 4 + 1) & 0xffffffff
     i = ((key * 0x9e3779b9) & 0xffffffff) >> (32 - shift)
     for _ in range(slots):
         e = struct_at(ulong(pages[i // per_page]) + i % per_page * etype.sizeof,
