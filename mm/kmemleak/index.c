@@ -263,14 +263,27 @@ unsigned long memleak_index_table_pages(void)
 	return pages;
 }
 
-unsigned long memleak_index_pages(void)
+static unsigned long record_pages(void)
 {
-	unsigned long pages = memleak_tree_pages() + memleak_index_table_pages() +
-			      records_pages;
+	unsigned long pages = records_pages;
 
 	for (unsigned int c = 0; c < RECORDS_CLASSES; c++)
 		pages += memleak_cache_pages(records_cache[c]);
 	return pages;
+}
+
+unsigned long memleak_index_pages(void)
+{
+	return memleak_tree_pages() + memleak_index_table_pages() +
+	       record_pages();
+}
+
+void memleak_index_metadata(struct memleak_metadata *m)
+{
+	m->slab_blocks = memleak.nr_blocks - memleak_tree_blocks();
+	m->records = record_pages() * PAGE_SIZE;
+	m->tables = memleak_index_table_pages() * PAGE_SIZE;
+	m->tree = memleak_tree_pages() * PAGE_SIZE;
 }
 
 void memleak_index_shrink(void)

@@ -56,6 +56,7 @@ static inline unsigned long block_end(const struct memleak_block *b)
  */
 int memleak_tree_init(void);
 unsigned long memleak_tree_pages(void);
+unsigned long memleak_tree_blocks(void);
 void memleak_tree_shrink(void);
 struct memleak_block *memleak_tree_find(unsigned long addr);
 struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,

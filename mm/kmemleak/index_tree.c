@@ -41,6 +41,7 @@ static struct kmem_cache *node_cache, *block_cache;
  * (a queue may still point to them), linked through their next.
  */
 static struct tree_block *retired_blocks;
+static unsigned long nr_tree_blocks;	/* in the tree now */
 #define SPARE_TREE_NODES (RADIX_TREE_MAX_HEIGHT + 2)
 
 /* Blocks outside slabs, keyed by the page number of their start. */
@@ -77,6 +78,11 @@ unsigned long memleak_tree_pages(void)
 {
 	return memleak_cache_pages(node_cache) +
 	       memleak_cache_pages(block_cache);
+}
+
+unsigned long memleak_tree_blocks(void)
+{
+	return nr_tree_blocks;
 }
 
 /* Gives back the spare nodes, and keeps a path's worth again. */
@@ -195,6 +201,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 		return NULL;
 	}
 	mark_linear_pages(&key);
+	nr_tree_blocks++;
 	return &new->block;
 }
 
@@ -217,6 +224,7 @@ void memleak_tree_remove(struct memleak_block *b)
 	}
 	unmark_linear_pages(b);
 	b->flags = 0;
+	nr_tree_blocks--;
 	if (!memleak.pins) {
 		kmem_cache_free(block_cache, gone);
 		return;

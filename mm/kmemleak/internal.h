@@ -583,9 +583,20 @@ void memleak_untracked_alloc(const void *ptr, size_t size, int min_count,
 void memleak_untracked_free(const void *ptr);
 
 /*
- * Bytes the collector holds for its metadata (blocks, traces, scan
- * areas, index), for the benchmarks' bytes-per-block figure.
+ * Where the collector's metadata goes, in bytes, for 'memleak stats' and
+ * the benchmarks' bytes-per-block figures: the records of the tracked
+ * slab blocks (their slabs' arrays, whole), the index's tables (an
+ * entry and a record pointer per page of RAM, the bit pool), the tree
+ * of the blocks outside slabs (nodes and blocks), the traces, the scan
+ * areas and paddings, the scan's queues and the checksums.
+ * memleak_metadata_bytes() is their sum.
  */
+struct memleak_metadata {
+	unsigned long slab_blocks;	/* how many blocks the records hold */
+	unsigned long records, tables, tree;
+	unsigned long traces, extra, queues, checksums;
+};
+void memleak_metadata(struct memleak_metadata *m);
 unsigned long memleak_metadata_bytes(void);
 
 /*
@@ -597,6 +608,8 @@ unsigned long memleak_metadata_bytes(void);
 int memleak_index_init(void);
 /* Pages of the index (records, tables, tree), for memleak_nr_free_pages(). */
 unsigned long memleak_index_pages(void);
+/* Its part of struct memleak_metadata (slab_blocks, records, tables, tree). */
+void memleak_index_metadata(struct memleak_metadata *m);
 /* Of those, the tables: page entries, slot-array pointers, bit pool. */
 unsigned long memleak_index_table_pages(void);
 /* Gives back the tree's spare nodes (and keeps a path's worth again). */

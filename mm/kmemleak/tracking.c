@@ -229,17 +229,26 @@ unsigned long memleak_cache_pages(const struct kmem_cache *c)
 	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
 }
 
-unsigned long memleak_metadata_bytes(void)
+void memleak_metadata(struct memleak_metadata *m)
 {
-	unsigned long flags, pages, bytes;
+	unsigned long flags;
 
 	memleak_enter(&flags);
-	pages = memleak_traces_pages() +
-		memleak_extra_pages() + memleak_index_pages() +
-		memleak_queue_pages() + memleak_checksum_pages();
-	bytes = pages * PAGE_SIZE;
+	memleak_index_metadata(m);
+	m->traces = memleak_traces_pages() * PAGE_SIZE;
+	m->extra = memleak_extra_pages() * PAGE_SIZE;
+	m->queues = memleak_queue_pages() * PAGE_SIZE;
+	m->checksums = memleak_checksum_pages() * PAGE_SIZE;
 	memleak_leave(flags);
-	return bytes;
+}
+
+unsigned long memleak_metadata_bytes(void)
+{
+	struct memleak_metadata m;
+
+	memleak_metadata(&m);
+	return m.records + m.tables + m.tree + m.traces + m.extra + m.queues +
+	       m.checksums;
 }
 
 unsigned long memleak_nr_free_pages(void)

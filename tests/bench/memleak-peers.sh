@@ -41,7 +41,8 @@ run() {
 	boehm) GC_MARKERS=1 "$P/boehm" "$2" >"$out/run" 2>/dev/null || return 1 ;;
 	ours)
 		"$P/ours" "$2" >"$out/run" 2>"$out/err" || return 1
-		grep '^ours: phases' "$out/err" >>"$out/phases.$2" ;;
+		grep '^ours: phases' "$out/err" >>"$out/phases.$2"
+		grep '^ours: metadata' "$out/err" >"$out/metadata.$2" ;;
 	*) "$P/$1" "$2" >"$out/run" 2>/dev/null || return 1 ;;
 	esac
 	sed 's/[a-z]*=//g' "$out/run" | awk '{ print $4, $3, $2, $5, $6 }'
@@ -136,6 +137,11 @@ for n in $SIZES; do
 		"$(phase_medians "$out/phases.$n")" - - "ns per block, median of each"
 	meta=$(awk 'NR == 1 { print $5 }' "$out/ours.$n")
 	row "$label: ours, collector metadata" "$(awk -v m="$meta" -v n="$n" 'BEGIN { printf "%.1f", m / n }')" - - "bytes per tracked block"
+	# Part by part (the same in every repetition): the records, per
+	# tracked slab block, are the issue's "16 bytes plus its index".
+	[ -s "$out/metadata.$n" ] && row "$label: ours, metadata by part" \
+		"$(sed 's/^ours: metadata //; s/ bytes per block$//; s/ (per slab block)//; s/ /, /g' "$out/metadata.$n")" \
+		- - "bytes per block (records: per tracked slab block)"
 done
 
 first=$(echo "$SIZES" | awk '{ print $1 }')
