@@ -225,10 +225,17 @@ static inline bool block_is_white(const struct memleak_block *b)
  * checksums.c: the sums of blocks white at a scan, by block. A block
  * with MEMLEAK_CHECKSUM_VALID has one, until it is freed (forget).
  * replace stores b's and returns 1 when b had one (then in *old), 0 when
- * not; it and reserve (room for n more, memleak_lock not held) fail with
- * -ENOMEM. prefetch fetches where b's would be.
+ * not; it and reserve (room for n more, a table no larger than four
+ * times what it needs; memleak_lock not held) fail with -ENOMEM.
+ * prefetch fetches where b's would be. reserve is resize_begin (1: a new
+ * table, 0: none needed), resize_step until it returns false (a page of
+ * entries moved per window), resize_end; apart for the tests, which
+ * free blocks between the steps.
  */
 int memleak_checksum_reserve(unsigned long n);
+int memleak_checksum_resize_begin(unsigned long n);
+bool memleak_checksum_resize_step(void);
+void memleak_checksum_resize_end(void);
 void memleak_checksum_prefetch(const struct memleak_block *b);
 bool memleak_checksum_get(const struct memleak_block *b, u32 *sum);
 int memleak_checksum_replace(const struct memleak_block *b, u32 sum,

@@ -423,6 +423,87 @@ static void test_checksum_table(void **state)
 	assert_int_equal(memleak_checksum_entries(), 0);
 }
 
+/* The sum of block p, which must have one. */
+static u32 sum_of(const void *p)
+{
+	u32 sum;
+
+	assert_true(memleak_checksum_get(tracked_block(p), &sum));
+	return sum;
+}
+
+/*
+ * The checksum table shrinks once most of its blocks are gone, and a
+ * resize, which moves the entries a page per window, keeps every sum:
+ * blocks freed between its steps included, whose entries must not
+ * outlive them (a record reused would find its predecessor's sum).
+ */
+static void test_checksum_resize(void **state)
+{
+	static void *p[SUMMED_BLOCKS];
+	static u32 sums[SUMMED_BLOCKS];
+	const unsigned int left = 200;
+	unsigned long big;
+
+	(void)state;
+	for (unsigned int i = 0; i < SUMMED_BLOCKS; i++) {
+		p[i] = track(48, 1);
+		set_word(p[i], 0, (void *)(unsigned long)(i * 8 + 1));
+	}
+	scan_later();
+	assert_int_equal(memleak_checksum_entries(), SUMMED_BLOCKS);
+	big = memleak_checksum_pages();
+	for (unsigned int i = 0; i < 20; i++)
+		sums[i] = sum_of(p[i]);
+	/* All but 20 go: the next scan makes the table smaller. */
+	for (unsigned int i = 20; i < SUMMED_BLOCKS; i++)
+		untrack(p[i]);
+	scan_later();
+	assert_int_equal(memleak_checksum_entries(), 20);
+	assert_true(memleak_checksum_pages() * 4 <= big);
+	for (unsigned int i = 0; i < 20; i++)
+		assert_int_equal(sum_of(p[i]), sums[i]);
+
+	/* Grown again, then shrunk step by step while blocks go. */
+	for (unsigned int i = 20; i < SUMMED_BLOCKS; i++) {
+		p[i] = track(48, 1);
+		set_word(p[i], 0, (void *)(unsigned long)(i * 8 + 1));
+	}
+	scan_later();
+	assert_int_equal(memleak_checksum_entries(), SUMMED_BLOCKS);
+	for (unsigned int k = 0; k < left; k++)
+		sums[k] = sum_of(p[k]);
+	for (unsigned int i = left; i < SUMMED_BLOCKS - 1000; i++)
+		untrack(p[i]);
+	assert_int_equal(memleak_checksum_resize_begin(0), 1);
+	for (unsigned int i = SUMMED_BLOCKS - 1000, step = 0;; step++) {
+		/* Moved or not, every block left has its sum. */
+		for (unsigned int k = 0; k < left; k++)
+			assert_int_equal(sum_of(p[k]), sums[k]);
+		/* Blocks go: in moved pages and in pages still to move. */
+		for (unsigned int k = 0; k < 100 && i < SUMMED_BLOCKS; k++)
+			untrack(p[i++]);
+		if (!memleak_checksum_resize_step())
+			break;
+		assert_true(step < SUMMED_BLOCKS);
+	}
+	memleak_checksum_resize_end();
+	assert_int_equal(memleak_checksum_entries(), left);
+	for (unsigned int k = 0; k < left; k++) {
+		assert_int_equal(sum_of(p[k]), sums[k]);
+		untrack(p[k]);
+	}
+	assert_int_equal(memleak_checksum_entries(), 0);
+	/* New blocks in the freed records: each gets a sum of its own. */
+	for (unsigned int i = 0; i < SUMMED_BLOCKS; i++)
+		p[i] = track(48, 1);
+	scan_later();
+	assert_int_equal(memleak_checksum_entries(), SUMMED_BLOCKS);
+	for (unsigned int i = 0; i < SUMMED_BLOCKS; i++)
+		untrack(p[i]);
+	assert_int_equal(memleak_checksum_entries(), 0);
+}
+
 /* memleak_padding: the object, and its aliases, start at the offset. */
 static void test_padding(void **state)
 {
@@ -1009,6 +1090,8 @@ int main(void)
 			test_pause_rescues_among_many_whites,
 			memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_table,
+						memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_checksum_resize,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_padding,
 						memleak_test_setup, teardown),

@@ -138,24 +138,27 @@ def block_start(value):
 
 
 def checksum_of(block_addr):
-    """The sum of a block with MEMLEAK_CHECKSUM_VALID, from the table of
+    """The sum of a block with MEMLEAK_CHECKSUM_VALID, from the tables of
     mm/kmemleak/checksums.c: key_of() and slot_of() there, then the next
-    slots."""
-    shift = int(symbol_value("checksum_shift"))
-    pages = symbol_value("checksum_pages")
+    slots; in the table, else (stopped during a resize) in the old one."""
     etype = struct_type("checksum_entry")
     per_page = 4096 // etype.sizeof
-    slots = 1 << shift
     key = ((block_addr - addr_base()) // 4 + 1) & 0xffffffff
-    i = ((key * 0x9e3779b9) & 0xffffffff) >> (32 - shift)
-    for _ in range(slots):
-        e = struct_at(ulong(pages[i // per_page]) + i % per_page * etype.sizeof,
-                      etype)
-        if int(e["key"]) == key:
-            return int(e["sum"])
-        if not int(e["key"]):
-            break
-        i = (i + 1) & (slots - 1)
+    for name in ("checksum_table", "checksum_moving"):
+        table = symbol_value(name)
+        pages, shift = table["pages"], int(table["shift"])
+        if not ulong(pages):
+            continue
+        slots = 1 << shift
+        i = ((key * 0x9e3779b9) & 0xffffffff) >> (32 - shift)
+        for _ in range(slots):
+            e = struct_at(ulong(pages[i // per_page]) +
+                          i % per_page * etype.sizeof, etype)
+            if int(e["key"]) == key:
+                return int(e["sum"])
+            if not int(e["key"]):
+                break
+            i = (i + 1) & (slots - 1)
     raise KleakError("block 0x%08x has MEMLEAK_CHECKSUM_VALID but no sum "
                      "in checksum_table" % block_addr)
 
