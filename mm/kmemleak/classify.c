@@ -26,17 +26,24 @@
  *                3. an INDIRECT one still not covered leads a ring:
  *                   direct, walk from it; repeat
  *
- * Runs at the end of memleak_scan(), the collector pinned (the queue's
- * blocks stay valid); each block is read with memleak_lock held for at
- * most CLASSIFY_BUDGET words at a time, and a block freed meanwhile (no
- * longer MEMLEAK_ALLOCATED) is dropped.
+ * Each pass reads suspects one after another, as many as a window of
+ * memleak_lock allows (CLASSIFY_BUDGET words, each suspect counting
+ * SUSPECT_WORDS more); the words that may point to suspects wait in a
+ * batch whose records are fetched together before they are looked up
+ * (struct reader). Runs at the end of memleak_scan(), the collector
+ * pinned (the queue's blocks stay valid); a block freed between windows
+ * (no longer MEMLEAK_ALLOCATED) is dropped.
  */
 #include <kernel/memleak.h>
 #include <kernel/kernel.h>
 #include <kernel/string.h>
 #include "internal.h"
 
+/* Words read per window, and what each suspect costs it besides. */
 #define CLASSIFY_BUDGET 1024
+#define SUSPECT_WORDS 32
+/* References a window collects before it looks their blocks up. */
+#define NR_REFERENCES 64
 
 static bool is_suspect(const struct memleak_block *b)
 {
@@ -45,80 +52,163 @@ static bool is_suspect(const struct memleak_block *b)
 }
 
 /*
- * Calls visit(target, ctx) for every other suspect that a word of s
- * refers to (its start or an alias). Takes and drops memleak_lock.
+ * A pass reads suspects one after another, many in one window of
+ * memleak_lock. A word that may refer to another suspect (in bounds, in
+ * no marked slot) waits in refs[] until the window ends or refs[] is
+ * full; then the records of all of them are fetched at once, and only
+ * then looked up. On a large heap each record is a cache miss: fetched
+ * one at a time, as each word is found, the misses would not overlap.
  */
-static void for_each_suspect_referenced(struct memleak_block *s,
-					void (*visit)(struct memleak_block *t,
-						      void *ctx),
-					void *ctx)
+struct reader {
+	struct {
+		struct memleak_block *from;
+		unsigned long to;
+	} refs[NR_REFERENCES];
+	unsigned int nr_refs;
+	unsigned long budget;
+	/* Called for every other suspect t a word of from refers to. */
+	void (*visit)(struct memleak_block *from, struct memleak_block *t,
+		      void *ctx);
+	/*
+	 * The next suspect to read in *s, memleak_lock held; false at the
+	 * end. *s NULL: none this time (the window may need reopening).
+	 */
+	bool (*next)(struct reader *r, struct memleak_block **s);
+	void *ctx;
+};
+
+static void visit_references(struct reader *r)
 {
-	unsigned long offset = 0, start, flags;
+	for (unsigned int i = 0; i < r->nr_refs; i++) {
+		const struct memleak_block *t = memleak_index_slot(r->refs[i].to);
 
-	for (;;) {
-		const unsigned long *p, *end;
-
-		memleak_enter(&flags);
-		if (!is_suspect(s) || offset + sizeof(long) > s->size) {
-			memleak_leave(flags);
-			return;
-		}
-		/* Read once a window: visit() writes to blocks. */
-		start = block_start(s);
-		p = (const unsigned long *)(start + offset);
-		end = p + min((s->size - offset) / sizeof(long),
-			      (size_t)CLASSIFY_BUDGET);
-		for (; p < end; p++) {
-			struct memleak_block *t;
-
-			/* Most words point to reachable blocks: marked. */
-			if (!memleak_in_bounds(*p) ||
-			    !memleak_reads_word(s, (unsigned long)p - start) ||
-			    memleak_index_marked(*p))
-				continue;
-			t = memleak_lookup_block(*p);
-
-			if (t && t != s && is_suspect(t))
-				visit(t, ctx);
-		}
-		offset = (unsigned long)p - start;
-		memleak_leave(flags);
+		if (t)
+			__builtin_prefetch(t);
 	}
+	for (unsigned int i = 0; i < r->nr_refs; i++) {
+		struct memleak_block *t = memleak_lookup_block(r->refs[i].to);
+
+		if (t && t != r->refs[i].from && is_suspect(t))
+			r->visit(r->refs[i].from, t, r->ctx);
+	}
+	r->nr_refs = 0;
+}
+
+/* Reads s's words from *offset on, as many as the window has left. */
+static void read_words(struct reader *r, struct memleak_block *s,
+		       unsigned long *offset)
+{
+	unsigned long start = block_start(s);
+	const unsigned long *p = (const unsigned long *)(start + *offset);
+	const unsigned long *end =
+		p + min((s->size - *offset) / sizeof(long), r->budget);
+
+	r->budget -= (unsigned long)(end - p);
+	for (; p < end; p++) {
+		/* Most words point to reachable blocks: marked. */
+		if (!memleak_in_bounds(*p) ||
+		    !memleak_reads_word(s, (unsigned long)p - start) ||
+		    memleak_index_marked(*p))
+			continue;
+		if (r->nr_refs == NR_REFERENCES)
+			visit_references(r);
+		r->refs[r->nr_refs].from = s;
+		r->refs[r->nr_refs++].to = *p;
+	}
+	*offset = (unsigned long)p - start;
 }
 
 /*
- * Suspects lie all over the heap, and each pass over them reads every
- * one's metadata: the metadata of the one PREFETCH_AHEAD places on in
- * the queue is fetched meanwhile, so the misses overlap.
+ * Reads every suspect r->next() gives, a window at a time, each costing
+ * the window SUSPECT_WORDS besides its words: a suspect freed between
+ * two windows (no longer MEMLEAK_ALLOCATED) is left.
  */
-#define PREFETCH_AHEAD 8
-
-static void prefetch_ahead(const struct memleak_queue_chunk *chunk,
-			   unsigned int i)
+static void read_suspects(struct reader *r)
 {
-	if (i + PREFETCH_AHEAD < chunk->tail)
-		__builtin_prefetch(chunk->entry[i + PREFETCH_AHEAD]);
+	struct memleak_block *s = NULL;
+	unsigned long offset = 0, flags;
+
+	memleak_enter(&flags);
+	r->budget = CLASSIFY_BUDGET;
+	for (;;) {
+		if (!r->budget) {
+			visit_references(r);
+			memleak_leave(flags);
+			memleak_enter(&flags);
+			r->budget = CLASSIFY_BUDGET;
+		}
+		if (s && is_suspect(s) && offset + sizeof(long) <= s->size) {
+			read_words(r, s, &offset);
+			continue;
+		}
+		if (!r->next(r, &s))
+			break;
+		offset = 0;
+		if (s)
+			r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
+	}
+	visit_references(r);
+	memleak_leave(flags);
 }
 
-struct edge_count {
-	struct memleak_block *from;
+/*
+ * The blocks of a queue in turn, each one's record and memory fetched
+ * ahead (memleak_queue_prefetch()).
+ */
+struct queue_pos {
+	const struct memleak_queue_chunk *chunk;
+	unsigned int i;
+};
+
+static struct queue_pos queue_start(const struct memleak_queue *q)
+{
+	return (struct queue_pos){ q->first, q->first ? q->first->head : 0 };
+}
+
+static struct memleak_block *next_in_queue(struct queue_pos *pos)
+{
+	while (pos->chunk && pos->i >= pos->chunk->tail) {
+		pos->chunk = pos->chunk->next;
+		pos->i = pos->chunk ? pos->chunk->head : 0;
+	}
+	if (!pos->chunk)
+		return NULL;
+	memleak_queue_prefetch(pos->chunk, pos->i);
+	return pos->chunk->entry[pos->i++];
+}
+
+/* Pass 1: every suspect, read once. */
+struct first_pass {
+	struct queue_pos pos;
 	unsigned long nr_indirect;
 };
 
-static void mark_indirect(struct memleak_block *t, void *ctx)
+static bool next_suspect(struct reader *r, struct memleak_block **s)
 {
-	struct edge_count *e = ctx;
+	*s = next_in_queue(&((struct first_pass *)r->ctx)->pos);
+	return *s;
+}
 
-	e->from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
+static void mark_indirect(struct memleak_block *from, struct memleak_block *t,
+			  void *ctx)
+{
+	struct first_pass *pass = ctx;
+
+	from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
 	if (!(t->flags & MEMLEAK_INDIRECT))
-		e->nr_indirect++;
+		pass->nr_indirect++;
 	t->flags |= MEMLEAK_INDIRECT;
 }
 
-/* A walk from one suspect: what is left to read, and where it began. */
+/*
+ * Walks from the suspects root() picks, in the queue's order: what is
+ * left to read of the walk under way, and the suspect it began at.
+ */
 struct walk {
 	struct memleak_queue todo;
 	struct memleak_block *from;
+	struct queue_pos roots;
+	bool (*root)(struct memleak_block *b);
 };
 
 /*
@@ -142,29 +232,44 @@ static void cover(struct memleak_block *t, struct walk *w)
  * upstream of its ring came by, is not yet, and is no leader after all
  * (unless the walk is its own, back round its ring).
  */
-static void cover_target(struct memleak_block *t, void *ctx)
+static void cover_target(struct memleak_block *from, struct memleak_block *t,
+			 void *ctx)
 {
 	struct walk *w = ctx;
 
+	(void)from;
 	if (t != w->from)
 		t->flags |= MEMLEAK_INDIRECT;
 	cover(t, w);
 }
 
-/* Covers every suspect reachable from those queued in w. */
-static void walk(struct walk *w)
+/*
+ * The next suspect a walk reads: one it reached, else (once the
+ * references waiting are looked up: they belong to this walk, and may
+ * reach more) none this time, the next suspect in the queue looked at
+ * and, when it is a root, covered.
+ */
+static bool next_to_walk(struct reader *r, struct memleak_block **s)
 {
+	struct walk *w = r->ctx;
 	struct memleak_block *b;
-	unsigned long flags;
 
-	for (;;) {
-		memleak_enter(&flags);
-		b = memleak_queue_pop(&w->todo);
-		memleak_leave(flags);
-		if (!b)
-			return;
-		for_each_suspect_referenced(b, cover_target, w);
+	*s = memleak_queue_pop(&w->todo);
+	if (*s)
+		return true;
+	if (r->nr_refs) {
+		visit_references(r);
+		return true;
 	}
+	b = next_in_queue(&w->roots);
+	if (!b)
+		return false;
+	r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
+	if (is_suspect(b) && w->root(b)) {
+		w->from = b;
+		cover(b, w);
+	}
+	return true;
 }
 
 /*
@@ -174,22 +279,18 @@ static void walk(struct walk *w)
 static void walk_from_each(struct memleak_queue *suspects,
 			   bool (*root)(struct memleak_block *b))
 {
-	struct walk w = { { NULL, NULL, 0 }, NULL };
-	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
-	unsigned long flags;
-	unsigned int i;
+	struct walk w = {
+		.todo = { NULL, NULL, 0 },
+		.roots = queue_start(suspects),
+		.root = root,
+	};
+	struct reader r = {
+		.visit = cover_target,
+		.next = next_to_walk,
+		.ctx = &w,
+	};
 
-	memleak_queue_for_each(suspects, chunk, i, b) {
-		prefetch_ahead(chunk, i);
-		memleak_enter(&flags);
-		if (is_suspect(b) && root(b)) {
-			w.from = b;
-			cover(b, &w);
-		}
-		memleak_leave(flags);
-		walk(&w);
-	}
+	read_suspects(&r);
 }
 
 static bool is_direct(struct memleak_block *b)
@@ -215,6 +316,14 @@ enum memleak_tier memleak_block_tier(const struct memleak_block *b)
 	return MEMLEAK_DIRECT_LEAK;
 }
 
+/* Counting reads records only: the one eight places on is fetched. */
+static void prefetch_record_ahead(const struct memleak_queue_chunk *chunk,
+				  unsigned int i)
+{
+	if (i + 8 < chunk->tail)
+		__builtin_prefetch(chunk->entry[i + 8]);
+}
+
 static void count_tiers(struct memleak_queue *suspects)
 {
 	struct memleak_queue_chunk *chunk;
@@ -226,7 +335,7 @@ static void count_tiers(struct memleak_queue *suspects)
 	memset(memleak.tier_blocks, 0, sizeof(memleak.tier_blocks));
 	memset(memleak.tier_bytes, 0, sizeof(memleak.tier_bytes));
 	memleak_queue_for_each(suspects, chunk, i, b) {
-		prefetch_ahead(chunk, i);
+		prefetch_record_ahead(chunk, i);
 		if (!is_suspect(b))
 			continue;
 		memleak.tier_blocks[memleak_block_tier(b)]++;
@@ -237,19 +346,17 @@ static void count_tiers(struct memleak_queue *suspects)
 
 void memleak_classify_suspects(struct memleak_queue *suspects)
 {
-	struct edge_count e = { NULL, 0 };
-	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
-	unsigned int i;
+	struct first_pass pass = { queue_start(suspects), 0 };
+	struct reader r = {
+		.visit = mark_indirect,
+		.next = next_suspect,
+		.ctx = &pass,
+	};
 
 	/* The queue is only read here, and its blocks are pinned. */
-	memleak_queue_for_each(suspects, chunk, i, b) {
-		memleak_queue_prefetch(chunk, i);	/* each is read whole */
-		e.from = b;
-		for_each_suspect_referenced(b, mark_indirect, &e);
-	}
+	read_suspects(&r);
 	/* All direct (the common case): no ring to look for. */
-	if (e.nr_indirect) {
+	if (pass.nr_indirect) {
 		walk_from_each(suspects, is_direct);
 		walk_from_each(suspects, leads_a_ring);
 	}
