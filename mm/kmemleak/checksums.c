@@ -130,9 +130,9 @@ static void *take_pages(unsigned int order)
 	unsigned long flags;
 	struct page *page;
 
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order);
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 	return page ? page_address(page) : NULL;
 }
 
@@ -140,9 +140,9 @@ static void give_pages(void *addr, unsigned int order)
 {
 	unsigned long flags;
 
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	__free_pages(virt_to_page(addr), order);
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 }
 
 static void free_pages_of(struct checksum_entry **pages, unsigned int shift)
@@ -209,9 +209,9 @@ int memleak_checksum_resize_begin(unsigned long n)
 	unsigned int shift;
 
 	/* Only the scan adds entries: frees meanwhile only make room. */
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	shift = shift_wanted(nr_entries + n);
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 	if (!shift)
 		return 0;
 	if (shift > 32)
@@ -219,12 +219,12 @@ int memleak_checksum_resize_begin(unsigned long n)
 	pages = alloc_pages_of(shift);
 	if (!pages)
 		return -ENOMEM;
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	checksum_moving = checksum_table;
 	moved_pages = 0;
 	checksum_table.pages = pages;
 	checksum_table.shift = shift;
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 	return 1;
 }
 
@@ -235,7 +235,7 @@ bool memleak_checksum_resize_step(void)
 	unsigned long flags;
 	bool more;
 
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	if (old->pages && moved_pages < nr_pages(old->shift)) {
 		const struct checksum_entry *e = old->pages[moved_pages++];
 
@@ -244,7 +244,7 @@ bool memleak_checksum_resize_step(void)
 				*find_slot(&checksum_table, e[i].key) = e[i];
 	}
 	more = old->pages && moved_pages < nr_pages(old->shift);
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 	return more;
 }
 
@@ -253,10 +253,10 @@ void memleak_checksum_resize_end(void)
 	struct checksum_table old;
 	unsigned long flags;
 
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	old = checksum_moving;
 	checksum_moving.pages = NULL;
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 	if (old.pages)
 		free_pages_of(old.pages, old.shift);
 }

@@ -128,13 +128,13 @@ static void read_suspects(struct reader *r)
 	struct memleak_block *s = NULL;
 	unsigned long offset = 0, flags;
 
-	memleak_enter(&flags);
+	memleak_scan_window_enter(&flags);
 	r->budget = CLASSIFY_BUDGET;
 	for (;;) {
 		if (!r->budget) {
 			visit_references(r);
-			memleak_leave(flags);
-			memleak_enter(&flags);
+			memleak_scan_window_leave(flags);
+			memleak_scan_window_enter(&flags);
 			r->budget = CLASSIFY_BUDGET;
 		}
 		if (s && is_suspect(s) && offset + sizeof(long) <= s->size) {
@@ -148,7 +148,7 @@ static void read_suspects(struct reader *r)
 			r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
 	}
 	visit_references(r);
-	memleak_leave(flags);
+	memleak_scan_window_leave(flags);
 }
 
 /*
@@ -324,24 +324,35 @@ static void prefetch_record_ahead(const struct memleak_queue_chunk *chunk,
 		__builtin_prefetch(chunk->entry[i + 8]);
 }
 
+/*
+ * Counts the suspects of each tier, a window per CLASSIFY_BUDGET /
+ * SUSPECT_WORDS of them; the counts are stored in the last window, so
+ * that a report never reads half of them.
+ */
 static void count_tiers(struct memleak_queue *suspects)
 {
+	unsigned long blocks[MEMLEAK_NR_TIERS] = { 0 };
+	unsigned long bytes[MEMLEAK_NR_TIERS] = { 0 };
 	struct memleak_queue_chunk *chunk;
 	struct memleak_block *b;
-	unsigned long flags;
+	unsigned long flags, n = 0;
 	unsigned int i;
 
-	memleak_enter(&flags);
-	memset(memleak.tier_blocks, 0, sizeof(memleak.tier_blocks));
-	memset(memleak.tier_bytes, 0, sizeof(memleak.tier_bytes));
+	memleak_scan_window_enter(&flags);
 	memleak_queue_for_each(suspects, chunk, i, b) {
+		if (++n % (CLASSIFY_BUDGET / SUSPECT_WORDS) == 0) {
+			memleak_scan_window_leave(flags);
+			memleak_scan_window_enter(&flags);
+		}
 		prefetch_record_ahead(chunk, i);
 		if (!is_suspect(b))
 			continue;
-		memleak.tier_blocks[memleak_block_tier(b)]++;
-		memleak.tier_bytes[memleak_block_tier(b)] += b->size;
+		blocks[memleak_block_tier(b)]++;
+		bytes[memleak_block_tier(b)] += b->size;
 	}
-	memleak_leave(flags);
+	memcpy(memleak.tier_blocks, blocks, sizeof(blocks));
+	memcpy(memleak.tier_bytes, bytes, sizeof(bytes));
+	memleak_scan_window_leave(flags);
 }
 
 void memleak_classify_suspects(struct memleak_queue *suspects)

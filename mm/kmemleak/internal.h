@@ -832,6 +832,14 @@ memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 			chunk->entry[i + MEMLEAK_QUEUE_AHEAD]));
 }
 void memleak_wipe_stack(void);
+/*
+ * A window of the scan with interrupts off, memleak_lock held: timed,
+ * for 'memleak stats' and 'mmbench scan', wherever in the scan it is
+ * (scan.c, classify.c, the checksum table's resize). Each caller keeps
+ * its own budget of work per window.
+ */
+void memleak_scan_window_enter(unsigned long *flags);
+void memleak_scan_window_leave(unsigned long flags);
 /* Where memleak_scan()'s frame begins, for the stack roots. */
 extern unsigned long memleak_stack_floor;
 

@@ -65,6 +65,8 @@
  * blocks in one window.
  */
 #define BLOCK_WORDS 32
+/* What a block a walk passes over costs it (step 5: one not read). */
+#define SKIP_WORDS 4
 /* How far ahead in the gray queue the next blocks are prefetched. */
 #define PREFETCH_AHEAD 4
 
@@ -178,14 +180,13 @@ static void make_gray(struct memleak_block *b)
  */
 static u64 window_start;
 
-static void scan_lock(unsigned long *flags)
+void memleak_scan_window_enter(unsigned long *flags)
 {
 	memleak_enter(flags);
 	window_start = arch_cycles();
-	budget = SCAN_BUDGET;
 }
 
-static void scan_unlock(unsigned long flags)
+void memleak_scan_window_leave(unsigned long flags)
 {
 	u64 len = arch_cycles() - window_start;
 
@@ -194,6 +195,31 @@ static void scan_unlock(unsigned long flags)
 	if (len > memleak.max_irqoff_cycles)
 		memleak.max_irqoff_cycles = len;
 	memleak_leave(flags);
+}
+
+static void scan_lock(unsigned long *flags)
+{
+	memleak_scan_window_enter(flags);
+	budget = SCAN_BUDGET;
+}
+
+static void scan_unlock(unsigned long flags)
+{
+	memleak_scan_window_leave(flags);
+}
+
+/*
+ * Takes words of work from the window's budget; when it is spent, the
+ * window closes and the next opens. For loops over the scan's own
+ * queues, whose blocks stay readable (pinned) in between.
+ */
+static void spend(unsigned long words, unsigned long *flags)
+{
+	budget -= min((unsigned long)budget, words);
+	if (budget)
+		return;
+	scan_unlock(*flags);
+	scan_lock(flags);
 }
 
 static unsigned int filter_bit(unsigned long addr)
@@ -634,6 +660,7 @@ static bool sum_white_blocks(struct white_list *white)
 		if (memleak.enabled && still_queued(b) &&
 		    checksum_block(b, &sum, &flags))
 			rescan |= note_checksum(b, sum);
+		spend(BLOCK_WORDS, &flags);
 	}
 	scan_unlock(flags);
 	return rescan;
@@ -708,7 +735,8 @@ static unsigned long build_white_filter(struct memleak_queue *list)
 	size_filter(list->nr);
 	scan_lock(&flags);
 	memleak_queue_for_each(list, chunk, i, b) {
-		if (!(b->flags & MEMLEAK_ALLOCATED) || !block_is_white(b))
+		spend(BLOCK_WORDS, &flags);
+		if (!still_queued(b) || !block_is_white(b))
 			continue;
 		filter_white_block(b);
 		unconfirmed += !(b->flags & MEMLEAK_CONFIRMED);
@@ -735,16 +763,46 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	struct block_part part;
 
 	(void)ctx;
+	/* Passing a block over costs the window too: most are white here. */
+	budget -= min(budget, (unsigned int)SKIP_WORDS);
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
+	budget -= min(budget, (unsigned int)BLOCK_WORDS);
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
+		budget -= min((unsigned long)budget, b->size / sizeof(long));
 		return;
 	}
-	for_each_block_part(b, part)
+	for_each_block_part(b, part) {
 		scan_words_confirming(part.start, part.end);
+		budget -= min((unsigned long)budget,
+			      (part.end - part.start) / sizeof(long));
+	}
+}
+
+/*
+ * The pause's walk reads every block it visits in full: a few blocks at
+ * a time, and a new window once they have spent the budget (a block
+ * larger than the budget still takes one window of its own).
+ */
+#define READ_BATCH 8
+
+static void walk_reading_blocks(void (*visit)(struct memleak_block *b,
+					      void *ctx))
+{
+	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
+	unsigned long flags;
+
+	scan_lock(&flags);
+	while (memleak_index_walk(&pos, READ_BATCH, visit, NULL)) {
+		if (budget)
+			continue;
+		scan_unlock(flags);
+		scan_lock(&flags);
+	}
+	scan_unlock(flags);
 }
 
 /*
@@ -759,23 +817,30 @@ static void skip_unconfirmed(struct memleak_queue *list)
 	unsigned int i;
 
 	scan_lock(&flags);
-	memleak_queue_for_each(list, chunk, i, b)
-		if (block_is_white(b) && !(b->flags & MEMLEAK_CONFIRMED)) {
+	memleak_queue_for_each(list, chunk, i, b) {
+		spend(BLOCK_WORDS, &flags);
+		if (still_queued(b) && block_is_white(b) &&
+		    !(b->flags & MEMLEAK_CONFIRMED)) {
 			b->count = b->min_count;
 			memleak_index_mark(b);
 		}
+	}
 	memleak.pause_failures++;
 	scan_unlock(flags);
 }
 
-/* What is white after the world was stopped stays so: confirmed. */
-static void note_confirmed(struct memleak_queue *list)
+/*
+ * What is white after the world was stopped stays so: confirmed. The
+ * world is still stopped, the window open (*flags).
+ */
+static void note_confirmed(struct memleak_queue *list, unsigned long *flags)
 {
 	struct memleak_queue_chunk *chunk;
 	struct memleak_block *b;
 	unsigned int i;
 
 	memleak_queue_for_each(list, chunk, i, b) {
+		spend(BLOCK_WORDS, flags);
 		if (!still_queued(b))
 			continue;
 		if (block_is_white(b))
@@ -811,12 +876,12 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	scan_lock(&flags);
 	memleak.confirming = true;
 	scan_unlock(flags);
-	memleak_walk_blocks(scan_if_not_white, NULL);
+	walk_reading_blocks(scan_if_not_white);
 	scan_roots();
 	memleak_scan_pending();
 	drain_gray_list();
 	scan_lock(&flags);
-	note_confirmed(list);
+	note_confirmed(list, &flags);
 	memleak.confirming = false;
 	scan_unlock(flags);
 	memleak.pause_cycles = arch_cycles() - t0;

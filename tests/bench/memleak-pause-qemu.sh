@@ -5,7 +5,8 @@
 # every other CPU stopped (mm/kmemleak/scan.c, confirm_white_blocks()).
 # Each row gives the pause against the whole scan of the same heap: the
 # pause should grow with the memory read (N), barely with the number of
-# suspects (LEAKS), and be none without them. Counted as in
+# suspects (LEAKS), and be none without them; the longest window with
+# interrupts off should not grow with either. Counted as in
 # memleak-scan-qemu.sh (-icount, one count one instruction), one CPU, so
 # the parking itself is not in the figure.
 set -u
@@ -35,6 +36,10 @@ mmbench scan 100000 64 10" |
 		if ($24 > 0)
 			printf "row\t%s\t%d blocks of 64 B + %d leaked: pause per byte read\t%.2f\t-\t-\tinsns/byte\n",
 				bench, $4, $20, insns($22) / $24
+		# Every window of the scan, the classification of suspects
+		# included: it should not grow with the leaks either.
+		printf "row\t%s\t%d blocks of 64 B + %d leaked: longest IRQ-off window\t%.0f\t-\t-\tinsns\n",
+			bench, $4, $20, insns($14)
 	}
 	END {
 		if (n != 6)
