@@ -80,8 +80,9 @@ struct reader {
 static void visit_references(struct reader *r)
 {
 	for (unsigned int i = 0; i < r->nr_refs; i++) {
-		const struct memleak_block *t = memleak_index_slot(r->refs[i].to);
+		const struct memleak_block *t;
 
+		t = memleak_index_slot(r->refs[i].to);
 		if (t)
 			__builtin_prefetch(t);
 	}
@@ -145,7 +146,8 @@ static void read_suspects(struct reader *r)
 			break;
 		offset = 0;
 		if (s)
-			r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
+			r->budget -= min(r->budget,
+					 (unsigned long)SUSPECT_WORDS);
 	}
 	visit_references(r);
 	memleak_scan_window_leave(flags);

@@ -208,14 +208,20 @@ static void scan_unlock(unsigned long flags)
 	memleak_scan_window_leave(flags);
 }
 
+/* Takes words of work from the window's budget. */
+static void charge(unsigned long words)
+{
+	budget -= (unsigned int)min((unsigned long)budget, words);
+}
+
 /*
- * Takes words of work from the window's budget; when it is spent, the
- * window closes and the next opens. For loops over the scan's own
- * queues, whose blocks stay readable (pinned) in between.
+ * The same, and when the budget is spent the window closes and the next
+ * opens. For loops over the scan's own queues, whose blocks stay
+ * readable (pinned) in between.
  */
 static void spend(unsigned long words, unsigned long *flags)
 {
-	budget -= min((unsigned long)budget, words);
+	charge(words);
 	if (budget)
 		return;
 	scan_unlock(*flags);
@@ -764,21 +770,20 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 
 	(void)ctx;
 	/* Passing a block over costs the window too: most are white here. */
-	budget -= min(budget, (unsigned int)SKIP_WORDS);
+	charge(SKIP_WORDS);
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
-	budget -= min(budget, (unsigned int)BLOCK_WORDS);
+	charge(BLOCK_WORDS);
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
-		budget -= min((unsigned long)budget, b->size / sizeof(long));
+		charge(b->size / sizeof(long));
 		return;
 	}
 	for_each_block_part(b, part) {
 		scan_words_confirming(part.start, part.end);
-		budget -= min((unsigned long)budget,
-			      (part.end - part.start) / sizeof(long));
+		charge((part.end - part.start) / sizeof(long));
 	}
 }
 
