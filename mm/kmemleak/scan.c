@@ -769,12 +769,14 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	struct block_part part;
 
 	(void)ctx;
-	/* Passing a block over costs the window too: most are white here. */
+	/*
+	 * Each block costs the window its words and SKIP_WORDS (what this
+	 * function does besides reading), white ones too: here most are.
+	 */
 	charge(SKIP_WORDS);
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
-	charge(BLOCK_WORDS);
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
@@ -792,7 +794,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
  * a time, and a new window once they have spent the budget (a block
  * larger than the budget still takes one window of its own).
  */
-#define READ_BATCH 8
+#define READ_BATCH 16
 
 static void walk_reading_blocks(void (*visit)(struct memleak_block *b,
 					      void *ctx))
