@@ -160,7 +160,7 @@ static void measure_new_context(unsigned long size)
 
 #define SCAN_BLOCK_SIZE 64
 #define SCAN_MAX_BLOCKS 1000000
-#define SCAN_MAX_SIZE 4096
+#define SCAN_MAX_SIZE 65536
 
 /* The blocks of 'mmbench scan', chained through their first word. */
 static unsigned long *scan_chain;

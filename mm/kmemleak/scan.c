@@ -783,6 +783,14 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 		charge(b->size / sizeof(long));
 		return;
 	}
+	/*
+	 * A block larger than a window's budget goes to the gray queue,
+	 * whose drain reads it a window at a time, as in step 3.
+	 */
+	if (b->size / sizeof(long) > SCAN_BUDGET) {
+		gray_push(b);
+		return;
+	}
 	for_each_block_part(b, part) {
 		scan_words_confirming(part.start, part.end);
 		charge((part.end - part.start) / sizeof(long));
@@ -792,7 +800,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 /*
  * The pause's walk reads every block it visits in full: a few blocks at
  * a time, and a new window once they have spent the budget (a block
- * larger than the budget still takes one window of its own).
+ * larger than the budget is left to the gray queue's drain).
  */
 #define READ_BATCH 16
 
