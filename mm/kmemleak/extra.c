@@ -161,14 +161,18 @@ void memleak_free_extra(struct memleak_block *b)
 	x->block = NULL;
 	x->next = retired_extras;
 	retired_extras = x;
+	memleak.nr_retired++;
 }
 
-void memleak_extra_unpin(void)
+unsigned int memleak_extra_free_retired(unsigned int n)
 {
 	struct memleak_extra *x;
+	unsigned int done = 0;
 
-	while ((x = retired_extras)) {
+	for (; done < n && (x = retired_extras); done++) {
 		retired_extras = x->next;
 		destroy_extra(x);
 	}
+	memleak.nr_retired -= done;
+	return done;
 }

@@ -548,6 +548,7 @@ static void drop_records(struct page_entry *first, unsigned long base)
 	retired->next = retired_records;
 	retired->bytes = (u32)bytes;
 	retired_records = retired;
+	memleak.nr_retired++;
 }
 
 /*
@@ -844,13 +845,15 @@ bool memleak_index_slab_released(unsigned long base)
 	return true;
 }
 
-void memleak_index_unpin(void)
+unsigned int memleak_index_free_retired(unsigned int n)
 {
 	struct retired_array *r;
+	unsigned int done = 0;
 
-	while ((r = retired_records)) {
+	for (; done < n && (r = retired_records); done++) {
 		retired_records = r->next;
 		free_records(r, r->bytes);
 	}
-	memleak_tree_unpin();
+	memleak.nr_retired -= done;
+	return done + memleak_tree_free_retired(n - done);
 }

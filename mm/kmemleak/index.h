@@ -50,7 +50,7 @@ static inline unsigned long block_end(const struct memleak_block *b)
  * Insert copies b into a new node, or fails (NULL) with -EEXIST when the
  * block would overlap a tracked one (or cover a page of tracked slab
  * objects), -ENOMEM. Remove frees the node, at the unpin when the
- * collector is pinned (memleak_tree_unpin()). A walk visits the blocks
+ * collector is pinned (memleak_tree_free_retired()). A walk visits the blocks
  * starting in the next start page from *key on, and sets *done after the
  * last.
  */
@@ -62,7 +62,8 @@ struct memleak_block *memleak_tree_find(unsigned long addr);
 struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 					  int min_count, int *err);
 void memleak_tree_remove(struct memleak_block *b);
-void memleak_tree_unpin(void);
+/* Frees up to n retired nodes (not pinned); how many it freed. */
+unsigned int memleak_tree_free_retired(unsigned int n);
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 				    void (*visit)(struct memleak_block *b,
 						  void *ctx),

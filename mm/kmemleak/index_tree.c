@@ -231,16 +231,20 @@ void memleak_tree_remove(struct memleak_block *b)
 	}
 	gone->next = retired_blocks;
 	retired_blocks = gone;
+	memleak.nr_retired++;
 }
 
-void memleak_tree_unpin(void)
+unsigned int memleak_tree_free_retired(unsigned int n)
 {
 	struct tree_block *t;
+	unsigned int done = 0;
 
-	while ((t = retired_blocks)) {
+	for (; done < n && (t = retired_blocks); done++) {
 		retired_blocks = t->next;
 		kmem_cache_free(block_cache, t);
 	}
+	memleak.nr_retired -= done;
+	return done;
 }
 
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,

@@ -261,10 +261,12 @@ int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
 /*
  * Takes b's record, b having MEMLEAK_EXTRA, and its areas from b: freed
  * now, or at the unpin while the collector is pinned (a scan may be
- * reading the areas: memleak_extra_unpin()).
+ * reading the areas: memleak_extra_free_retired()).
+ * The *_free_retired(n) functions free up to n of what was retired while
+ * pinned (not pinned now) and return how many they freed.
  */
 void memleak_free_extra(struct memleak_block *b);
-void memleak_extra_unpin(void);
+unsigned int memleak_extra_free_retired(unsigned int n);
 
 /* memleak_padding(): where the object starts in b (0 for most). */
 static inline unsigned long block_pad_offset(const struct memleak_block *b)
@@ -409,6 +411,7 @@ struct memleak_state {
 	 * pointers in queues stay readable (index.c).
 	 */
 	unsigned int pins;
+	unsigned long nr_retired;	/* kept until unpinned, not freed yet */
 	/* statistics of the last scan; cycles of <kernel/cycles.h> */
 	unsigned long scan_jiffies;
 	u64 scan_cycles;
@@ -484,6 +487,12 @@ struct memleak_block *memleak_lookup_block(unsigned long addr);
 /* Pins the blocks' metadata: see memleak_state.pins; memleak_lock held. */
 void memleak_pin(void);
 void memleak_unpin(void);
+/*
+ * The rest of what the last unpin did not free (it frees a window's
+ * worth), a window at a time; no lock held. Stops if pinned again (the
+ * next unpin goes on).
+ */
+void memleak_free_retired(void);
 /* traces.c */
 int memleak_traces_init(void);
 unsigned long memleak_traces_pages(void);
@@ -694,10 +703,11 @@ struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
 /*
  * Takes b out of the index and frees its record (flags 0: no longer
  * MEMLEAK_ALLOCATED); what holds the record's memory is given back at
- * the last unpin (memleak_index_unpin()) while the collector is pinned.
+ * the last unpin (memleak_index_free_retired()) while the collector is
+ * pinned.
  */
 void memleak_index_remove(struct memleak_block *b);
-void memleak_index_unpin(void);
+unsigned int memleak_index_free_retired(unsigned int n);
 /*
  * The slab at base went back to the page allocator: its records go too.
  * False, records kept, when it still held tracked blocks.

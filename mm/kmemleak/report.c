@@ -179,6 +179,7 @@ unsigned long memleak_print_suspects(void)
 	memleak_enter(&flags);
 	memleak_unpin();
 	memleak_leave(flags);
+	memleak_free_retired();
 	return printed;
 }
 

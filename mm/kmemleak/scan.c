@@ -991,6 +991,7 @@ void memleak_release_scan(void)
 	scan_running = false;
 	memleak_unpin();
 	scan_unlock(flags);
+	memleak_free_retired();
 }
 
 void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
@@ -1046,6 +1047,7 @@ int memleak_scan(void)
 	memleak_queue_empty(&gray);
 	memleak_unpin();
 	scan_unlock(flags);
+	memleak_free_retired();
 	memleak_types_confirm();
 	return 0;
 }

@@ -80,13 +80,36 @@ void memleak_pin(void)
 	memleak.pins++;
 }
 
-/* The last unpin frees the memory of what was freed meanwhile. */
+/*
+ * What was freed while pinned is given back after the last unpin, at
+ * most RETIRED_PER_WINDOW things a window: a long scan under churn may
+ * have retired thousands. Up to n now (not pinned); how many.
+ */
+#define RETIRED_PER_WINDOW 64
+
+static unsigned int free_retired(unsigned int n)
+{
+	unsigned int done = memleak_index_free_retired(n);
+
+	return done + memleak_extra_free_retired(n - done);
+}
+
 void memleak_unpin(void)
 {
-	if (--memleak.pins)
-		return;
-	memleak_index_unpin();
-	memleak_extra_unpin();
+	if (--memleak.pins == 0)
+		free_retired(RETIRED_PER_WINDOW);
+}
+
+void memleak_free_retired(void)
+{
+	unsigned long flags;
+	unsigned int n;
+
+	do {
+		memleak_enter(&flags);
+		n = memleak.pins ? 0 : free_retired(RETIRED_PER_WINDOW);
+		memleak_leave(flags);
+	} while (n == RETIRED_PER_WINDOW);
 }
 
 /* Why a block could not be tracked (err from memleak_index_insert()). */

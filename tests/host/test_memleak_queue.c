@@ -14,6 +14,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include <stdlib.h>
+#include <asm/host.h>
 #include "../../mm/kmemleak/internal.h"
 #include "test_memleak.h"
 
@@ -154,6 +155,7 @@ static void unpin(void)
 	memleak_enter(&flags);
 	memleak_unpin();
 	memleak_leave(flags);
+	memleak_free_retired();
 }
 
 /*
@@ -319,6 +321,7 @@ static int teardown(void **state)
 	while (memleak.pins)
 		memleak_unpin();
 	memleak_leave(flags);
+	memleak_free_retired();
 	reuse_old = NULL;
 	return memleak_test_teardown(state);
 }
@@ -383,6 +386,43 @@ static void test_pinned_frees_need_no_memory(void **state)
 	free(h);
 }
 
+/*
+ * What the blocks freed while pinned leave is given back after the last
+ * unpin a window's worth at a time: the unpin frees 64 things, the rest
+ * go in later windows (memleak_free_retired()), which stop as soon as
+ * the collector is pinned again and leave the rest to the next unpin.
+ */
+#define RETIRED_BLOCKS 200
+
+static void test_retired_freed_a_window_at_a_time(void **state)
+{
+	char *m = host_outside_ram(RETIRED_BLOCKS * 64);
+	unsigned long flags, left;
+
+	(void)state;
+	for (unsigned int i = 0; i < RETIRED_BLOCKS; i++)
+		assert_non_null(track_at(m + i * 64, 64));
+	pin();
+	for (unsigned int i = 0; i < RETIRED_BLOCKS; i++)
+		memleak_free(m + i * 64);
+	memleak_flush_pending();
+	assert_int_equal(memleak.nr_retired, RETIRED_BLOCKS);
+	/* The checks once the lock is dropped: a failure leaves no lock. */
+	memleak_enter(&flags);
+	memleak_unpin();
+	left = memleak.nr_retired;
+	memleak_pin();			/* pinned again before the rest */
+	memleak_leave(flags);
+	assert_int_equal(left, RETIRED_BLOCKS - 64);
+	memleak_free_retired();
+	assert_int_equal(memleak.nr_retired, RETIRED_BLOCKS - 64);
+	memleak_enter(&flags);
+	memleak_unpin();
+	memleak_leave(flags);
+	memleak_free_retired();
+	assert_int_equal(memleak.nr_retired, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -400,6 +440,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_reused_record_skipped_by_scan,
 					  teardown),
 		cmocka_unit_test_teardown(test_pinned_frees_need_no_memory,
+					  teardown),
+		cmocka_unit_test_teardown(test_retired_freed_a_window_at_a_time,
 					  teardown),
 	};
 
