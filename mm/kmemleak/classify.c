@@ -318,14 +318,6 @@ enum memleak_tier memleak_block_tier(const struct memleak_block *b)
 	return MEMLEAK_DIRECT_LEAK;
 }
 
-/* Counting reads records only: the one eight places on is fetched. */
-static void prefetch_record_ahead(const struct memleak_queue_chunk *chunk,
-				  unsigned int i)
-{
-	if (i + 8 < chunk->tail)
-		__builtin_prefetch(chunk->entry[i + 8]);
-}
-
 /*
  * Counts the suspects of each tier, a window per CLASSIFY_BUDGET /
  * SUSPECT_WORDS of them; the counts are stored in the last window, so
@@ -346,7 +338,8 @@ static void count_tiers(struct memleak_queue *suspects)
 			memleak_scan_window_leave(flags);
 			memleak_scan_window_enter(&flags);
 		}
-		prefetch_record_ahead(chunk, i);
+		/* Counting reads records only. */
+		memleak_queue_prefetch_record(chunk, i);
 		if (!is_suspect(b))
 			continue;
 		blocks[memleak_block_tier(b)]++;

@@ -129,7 +129,7 @@ static unsigned int order_of(unsigned long n)
  * its size (records of 40 bytes on a 64-bit host fill 2560 of a slab of
  * 64 slots, which halfway steps would round up to 3072), and from whole
  * pages above that (a slab of 8-byte objects has 512 slots); all of them
- * counted by memleak_nr_free_pages().
+ * counted by memleak_index_metadata().
  */
 #define RECORDS_MIN_SHIFT 5
 #define RECORDS_CLASSES (4 * (PAGE_SHIFT - RECORDS_MIN_SHIFT + 1))
@@ -270,12 +270,6 @@ static unsigned long record_pages(void)
 	for (unsigned int c = 0; c < RECORDS_CLASSES; c++)
 		pages += memleak_cache_pages(records_cache[c]);
 	return pages;
-}
-
-unsigned long memleak_index_pages(void)
-{
-	return memleak_tree_pages() + memleak_index_table_pages() +
-	       record_pages();
 }
 
 void memleak_index_metadata(struct memleak_metadata *m)

@@ -622,8 +622,6 @@ unsigned long memleak_metadata_bytes(void);
  * it starts in a slab object and runs past it, -ENOMEM.
  */
 int memleak_index_init(void);
-/* Pages of the index (records, tables, tree), for memleak_nr_free_pages(). */
-unsigned long memleak_index_pages(void);
 /* Its part of struct memleak_metadata (slab_blocks, records, tables, tree). */
 void memleak_index_metadata(struct memleak_metadata *m);
 /* Of those, the tables: page entries, slot-array pointers, bit pool. */
@@ -829,14 +827,22 @@ bool memleak_queue_sort(struct memleak_queue *q,
  * the second waiting for the first. Called for entry i of chunk, this
  * fetches the record of the block 2 * MEMLEAK_QUEUE_AHEAD places on and
  * the memory of the one MEMLEAK_QUEUE_AHEAD on (its record fetched that
- * many blocks ago), so that the misses of several blocks overlap.
+ * many blocks ago), so that the misses of several blocks overlap. A pass
+ * that reads records only fetches them alone (the first half).
  */
 #define MEMLEAK_QUEUE_AHEAD 4
 static inline void
-memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
+memleak_queue_prefetch_record(const struct memleak_queue_chunk *chunk,
+			      unsigned int i)
 {
 	if (i + 2 * MEMLEAK_QUEUE_AHEAD < chunk->tail)
 		__builtin_prefetch(chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD]);
+}
+
+static inline void
+memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
+{
+	memleak_queue_prefetch_record(chunk, i);
 	if (i + MEMLEAK_QUEUE_AHEAD < chunk->tail)
 		__builtin_prefetch((const void *)block_start(
 			chunk->entry[i + MEMLEAK_QUEUE_AHEAD]));

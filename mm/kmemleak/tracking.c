@@ -252,16 +252,28 @@ unsigned long memleak_cache_pages(const struct kmem_cache *c)
 	return c ? READ_ONCE(c->nr_slabs) << c->order : 0;
 }
 
-void memleak_metadata(struct memleak_metadata *m)
+/* The collector's memory part by part; memleak_lock held. */
+static void metadata_locked(struct memleak_metadata *m)
 {
-	unsigned long flags;
-
-	memleak_enter(&flags);
 	memleak_index_metadata(m);
 	m->traces = memleak_traces_pages() * PAGE_SIZE;
 	m->extra = memleak_extra_pages() * PAGE_SIZE;
 	m->queues = memleak_queue_pages() * PAGE_SIZE;
 	m->checksums = memleak_checksum_pages() * PAGE_SIZE;
+}
+
+static unsigned long metadata_sum(const struct memleak_metadata *m)
+{
+	return m->records + m->tables + m->tree + m->traces + m->extra +
+	       m->queues + m->checksums;
+}
+
+void memleak_metadata(struct memleak_metadata *m)
+{
+	unsigned long flags;
+
+	memleak_enter(&flags);
+	metadata_locked(m);
 	memleak_leave(flags);
 }
 
@@ -270,18 +282,17 @@ unsigned long memleak_metadata_bytes(void)
 	struct memleak_metadata m;
 
 	memleak_metadata(&m);
-	return m.records + m.tables + m.tree + m.traces + m.extra + m.queues +
-	       m.checksums;
+	return metadata_sum(&m);
 }
 
 unsigned long memleak_nr_free_pages(void)
 {
+	struct memleak_metadata m;
 	unsigned long flags, n;
 
 	memleak_enter(&flags);
-	n = nr_free_pages() + memleak_traces_pages() + memleak_extra_pages() +
-	    memleak_index_pages() + memleak_queue_pages() +
-	    memleak_checksum_pages();
+	metadata_locked(&m);
+	n = nr_free_pages() + metadata_sum(&m) / PAGE_SIZE;
 	memleak_leave(flags);
 	return n;
 }
