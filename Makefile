@@ -337,12 +337,12 @@ $(BENCH_BUILD)/bench/%: $(BENCH_BUILD)/tests/bench/%.o $(BENCH_BUILD)/libkhost.a
 
 # The leak checks tests/bench/memleak-peers.sh compares, each its own
 # program on the graph of tests/bench/peers/graph.h: ours (the collector
-# built for the host), Boehm GC, LeakSanitizer, Valgrind, and a plain
-# read of the same memory.
+# built for the host), Boehm GC, LeakSanitizer, Valgrind, a plain read
+# of the same memory, and the floor of any tracing mark on it.
 PEERS := $(BENCH_BUILD)/peers
 PEER_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror
 PEER_DEPS := tests/bench/peers/graph.h
-PEER_BINS := $(addprefix $(PEERS)/,ours plain)
+PEER_BINS := $(addprefix $(PEERS)/,ours plain floor)
 # Built when their tool is installed (tools/setup installs them all);
 # memleak-peers.sh prints a "skipped" row for the others.
 PEER_TOOLS := boehm lsan valgrind
@@ -363,6 +363,9 @@ $(PEERS)/valgrind: tests/bench/peers/malloc.c $(PEER_DEPS)
 $(PEERS)/plain: tests/bench/peers/malloc.c $(PEER_DEPS)
 	@mkdir -p $(dir $@)
 	$(Q)$(HOST_CC) $(PEER_CFLAGS) $< -o $@
+$(PEERS)/floor: tests/bench/peers/malloc.c $(PEER_DEPS)
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) $(PEER_CFLAGS) -DPEER_FLOOR $< -o $@
 
 bench: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig

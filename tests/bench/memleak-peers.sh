@@ -4,7 +4,9 @@
 # and 1 M blocks, random sizes and pointers, allocated in random order):
 # our collector built for the host, Boehm GC's full collection with one
 # marker, LeakSanitizer's __lsan_do_recoverable_leak_check(), Valgrind
-# memcheck's leak check, and a plain read of the same memory. Each
+# memcheck's leak check, a plain read of the same memory, and the floor
+# of any tracing mark on it (every reachable block read once in a
+# breadth-first walk whose pointer targets are known). Each
 # repetition runs every contender once, in turn (interleaved, each
 # repetition starting with the next one); the rows
 # give medians, and each ratio is the median of the repetitions' own
@@ -53,7 +55,7 @@ rotate() { echo "$1" | awk -v k="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR ? v[int((NR + 1) / 2)] : "") }'; }
 
-contenders="ours boehm lsan valgrind plain"
+contenders="ours boehm lsan valgrind plain floor"
 for c in $contenders; do
 	[ -x "$P/$c" ] || { row "$c" "skipped: not built (its tool is not installed, or no make bench)" - - -; contenders=$(echo "$contenders" | sed "s/$c//"); }
 done
@@ -124,6 +126,19 @@ for n in $SIZES; do
 			"$(ratio_of_runs "$out/$c.$n" "$out/ours.$n")" \
 			"ns per block, medians (ratio: peer/ours, median of the repetitions' ratios)"
 	done
+	# The floor (peers/malloc.c): what no tracing mark can beat here,
+	# against ours and against Boehm's whole mark.
+	if [ -s "$out/floor.$n.med" ]; then
+		row "$label: floor of a tracing mark / ours" "$ours_pb" \
+			"$(per_block "$out/floor.$n.med" "$n")" \
+			"$(ratio_of_runs "$out/floor.$n" "$out/ours.$n")" \
+			"ns per block, medians (ratio: floor/ours)"
+		[ -s "$out/boehm.$n.med" ] && row "$label: boehm / floor" \
+			"$(per_block "$out/boehm.$n.med" "$n")" \
+			"$(per_block "$out/floor.$n.med" "$n")" \
+			"$(ratio_of_runs "$out/boehm.$n" "$out/floor.$n")" \
+			"ns per block, medians (ratio: how far below Boehm's mark the floor is)"
+	fi
 	if [ -s "$out/plain.$n.med" ]; then
 		words=$(awk 'NR == 1 { print $4 }' "$out/ours.$n")
 		plain=$(cat "$out/plain.$n.med")
