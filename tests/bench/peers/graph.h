@@ -59,34 +59,51 @@ static void *graph_xalloc(size_t bytes)
 	return p;
 }
 
+/*
+ * A breadth-first walk from the roots, in steps: block b joins the
+ * queue the first time it is seen; graph_queue_roots() starts the
+ * queue, graph_queue_edges() adds what block b points to. Inline: the
+ * floor (peers/malloc.c) is timed walking with them.
+ */
+static inline void graph_see(uint32_t b, unsigned char *seen, uint32_t *queue,
+			     unsigned long *tail)
+{
+	if (!seen[b]) {
+		seen[b] = 1;
+		queue[(*tail)++] = b;
+	}
+}
+
+static inline unsigned long graph_queue_roots(const struct graph *g,
+					      unsigned char *seen,
+					      uint32_t *queue)
+{
+	unsigned long tail = 0;
+
+	for (unsigned long r = 0; r < g->nr_roots; r++)
+		graph_see(g->roots[r], seen, queue, &tail);
+	return tail;
+}
+
+static inline void graph_queue_edges(const struct graph *g, uint32_t b,
+				     unsigned char *seen, uint32_t *queue,
+				     unsigned long *tail)
+{
+	for (int e = 0; e < GRAPH_EDGES; e++)
+		graph_see(g->to[b][e], seen, queue, tail);
+}
+
 static unsigned long graph_count_leaked(const struct graph *g)
 {
 	unsigned char *seen = graph_xalloc(g->n);
 	uint32_t *queue = graph_xalloc(g->n * sizeof(*queue));
-	unsigned long head = 0, tail = 0, reached = 0;
+	unsigned long head = 0, tail = graph_queue_roots(g, seen, queue);
 
-	for (unsigned long r = 0; r < g->nr_roots; r++) {
-		if (!seen[g->roots[r]]) {
-			seen[g->roots[r]] = 1;
-			queue[tail++] = g->roots[r];
-		}
-	}
-	while (head < tail) {
-		uint32_t b = queue[head++];
-
-		reached++;
-		for (int e = 0; e < GRAPH_EDGES; e++) {
-			uint32_t t = g->to[b][e];
-
-			if (!seen[t]) {
-				seen[t] = 1;
-				queue[tail++] = t;
-			}
-		}
-	}
+	while (head < tail)
+		graph_queue_edges(g, queue[head++], seen, queue, &tail);
 	free(seen);
 	free(queue);
-	return g->n - reached;
+	return g->n - tail;
 }
 
 static void graph_make(struct graph *g, unsigned long n)

@@ -76,15 +76,10 @@ static uint64_t floor_mark(const struct graph *g, const uintptr_t *hidden,
 {
 	unsigned char *seen = graph_xalloc(g->n);
 	uint32_t *queue = graph_xalloc(g->n * sizeof(*queue));
-	unsigned long head = 0, tail = 0, sum = 0;
+	unsigned long head = 0, tail, sum = 0;
 	uint64_t t0 = graph_now_ns();
 
-	for (unsigned long r = 0; r < g->nr_roots; r++) {
-		if (!seen[g->roots[r]]) {
-			seen[g->roots[r]] = 1;
-			queue[tail++] = g->roots[r];
-		}
-	}
+	tail = graph_queue_roots(g, seen, queue);
 	while (head < tail) {
 		uint32_t b = queue[head++];
 		const unsigned long *w = (const unsigned long *)~hidden[b];
@@ -97,14 +92,7 @@ static uint64_t floor_mark(const struct graph *g, const uintptr_t *hidden,
 		}
 		for (unsigned long k = 0; k < g->size[b] / sizeof(long); k++)
 			sum += w[k];
-		for (int e = 0; e < GRAPH_EDGES; e++) {
-			uint32_t t = g->to[b][e];
-
-			if (!seen[t]) {
-				seen[t] = 1;
-				queue[tail++] = t;
-			}
-		}
+		graph_queue_edges(g, b, seen, queue, &tail);
 	}
 	t0 = graph_now_ns() - t0;
 	sink = sum;
