@@ -428,10 +428,12 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
  * The gray queue is in the order blocks were found, which on a real heap
  * is random: every block's memory and its record are cache misses. They
  * are fetched ahead in two stages, so that none waits for another:
- * 2 * PREFETCH_AHEAD places ahead, an object's memory and its record (or
- * a block's record); PREFETCH_AHEAD places ahead, the record, read now,
- * replaces the object's entry (or a block's memory is fetched, its start
- * read from the record fetched that many blocks ago).
+ * 2 * PREFETCH_AHEAD places ahead, an object's entry becomes its slot's
+ * record (an address the page tables give, the record not read), and
+ * the object's memory and the record are fetched (a block's record
+ * alone); PREFETCH_AHEAD places ahead, a block's memory, its start read
+ * from the record fetched that many blocks ago (for a former object
+ * entry, fetched again: cheaper than telling it apart).
  */
 static void prefetch_ahead(void)
 {
@@ -439,21 +441,18 @@ static void prefetch_ahead(void)
 	struct memleak_block **near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
 	if (far && is_object_entry(*far)) {
+		struct memleak_block *b = object_block(*far);
+
 		__builtin_prefetch((const void *)object_of(*far));
-		__builtin_prefetch(memleak_index_slot(object_of(*far)));
+		if (b) {
+			*far = b;
+			__builtin_prefetch(b);
+		}
 	} else if (far) {
 		__builtin_prefetch(*far);
 	}
-	if (near && is_object_entry(*near)) {
-		struct memleak_block *b = object_block(*near);
-
-		if (b) {
-			*near = b;
-			__builtin_prefetch(b);
-		}
-	} else if (near) {
+	if (near && !is_object_entry(*near))
 		__builtin_prefetch((const void *)block_start(*near));
-	}
 }
 
 /* A gray block's fixed cost to the window; a new window when spent. */
