@@ -797,15 +797,56 @@ extern bool memleak_walking_roots;
 /* queue.c: see the queues' types before struct memleak_state. */
 int memleak_queue_init(void);
 unsigned long memleak_queue_pages(void);
+/*
+ * Push, pop and peek run for every block a scan queues, so their
+ * common case is inline here; queue.c has the rest, a chunk added when
+ * the last one is full (push_chunk, false when out of memory) and the
+ * first one dropped once emptied.
+ */
+bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b);
+void memleak_queue_drop_first(struct memleak_queue *q);
+
 /* False when out of memory (the block is not queued). */
-bool memleak_queue_push(struct memleak_queue *q, struct memleak_block *b);
-struct memleak_block *memleak_queue_pop(struct memleak_queue *q);
+static inline bool memleak_queue_push(struct memleak_queue *q,
+				      struct memleak_block *b)
+{
+	struct memleak_queue_chunk *last = q->last;
+
+	if (!last || last->tail == MEMLEAK_QUEUE_CHUNK)
+		return memleak_queue_push_chunk(q, b);
+	last->entry[last->tail++] = b;
+	q->nr++;
+	return true;
+}
+
+static inline struct memleak_block *memleak_queue_pop(struct memleak_queue *q)
+{
+	struct memleak_queue_chunk *first = q->first;
+	struct memleak_block *b;
+
+	if (!first || first->head == first->tail)
+		return NULL;
+	b = first->entry[first->head++];
+	q->nr--;
+	if (first->head == first->tail)
+		memleak_queue_drop_first(q);
+	return b;
+}
+
 /*
  * The entry ahead places after the next one, if in the first chunk: the
  * scan prefetches through it, and may replace it (scan.c).
  */
-struct memleak_block **memleak_queue_peek(struct memleak_queue *q,
-					  unsigned int ahead);
+static inline struct memleak_block **
+memleak_queue_peek(struct memleak_queue *q, unsigned int ahead)
+{
+	struct memleak_queue_chunk *first = q->first;
+
+	if (!first || first->head + ahead >= first->tail)
+		return NULL;	/* past this chunk: not worth the walk */
+	return &first->entry[first->head + ahead];
+}
+
 void memleak_queue_empty(struct memleak_queue *q);
 /*
  * Puts q in the order of before(), a strict one. Without memleak_lock:

@@ -13,7 +13,8 @@
  * object's record may also hold a newer block by then: see index.c).
  *
  * Locking: memleak_lock, held by the callers of every function here
- * but memleak_queue_sort(), which takes it for its table.
+ * but memleak_queue_sort(), which takes it for its table. Push, pop and
+ * peek are inline in internal.h; these are their slow halves.
  */
 #include <kernel/memleak.h>
 #include <kernel/errno.h>
@@ -60,52 +61,30 @@ static void free_chunk(struct memleak_queue_chunk *c)
 		kmem_cache_free(chunk_cache, c);
 }
 
-bool memleak_queue_push(struct memleak_queue *q, struct memleak_block *b)
+bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b)
 {
-	struct memleak_queue_chunk *last = q->last;
+	struct memleak_queue_chunk *c = new_chunk();
 
-	if (!last || last->tail == MEMLEAK_QUEUE_CHUNK) {
-		struct memleak_queue_chunk *c = new_chunk();
-
-		if (!c)
-			return false;
-		if (last)
-			last->next = c;
-		else
-			q->first = c;
-		q->last = last = c;
-	}
-	last->entry[last->tail++] = b;
+	if (!c)
+		return false;
+	if (q->last)
+		q->last->next = c;
+	else
+		q->first = c;
+	q->last = c;
+	c->entry[c->tail++] = b;
 	q->nr++;
 	return true;
 }
 
-struct memleak_block *memleak_queue_pop(struct memleak_queue *q)
-{
-	struct memleak_queue_chunk *first = q->first;
-	struct memleak_block *b;
-
-	if (!first || first->head == first->tail)
-		return NULL;
-	b = first->entry[first->head++];
-	q->nr--;
-	if (first->head == first->tail) {
-		q->first = first->next;
-		if (!q->first)
-			q->last = NULL;
-		free_chunk(first);
-	}
-	return b;
-}
-
-struct memleak_block **memleak_queue_peek(struct memleak_queue *q,
-					  unsigned int ahead)
+void memleak_queue_drop_first(struct memleak_queue *q)
 {
 	struct memleak_queue_chunk *first = q->first;
 
-	if (!first || first->head + ahead >= first->tail)
-		return NULL;	/* past this chunk: not worth the walk */
-	return &first->entry[first->head + ahead];
+	q->first = first->next;
+	if (!q->first)
+		q->last = NULL;
+	free_chunk(first);
 }
 
 void memleak_queue_empty(struct memleak_queue *q)
