@@ -173,6 +173,5 @@ unsigned int memleak_extra_free_retired(unsigned int n)
 		retired_extras = x->next;
 		destroy_extra(x);
 	}
-	memleak.nr_retired -= done;
 	return done;
 }

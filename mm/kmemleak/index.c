@@ -848,6 +848,5 @@ unsigned int memleak_index_free_retired(unsigned int n)
 		retired_records = r->next;
 		free_records(r, r->bytes);
 	}
-	memleak.nr_retired -= done;
 	return done + memleak_tree_free_retired(n - done);
 }

@@ -243,7 +243,6 @@ unsigned int memleak_tree_free_retired(unsigned int n)
 		retired_blocks = t->next;
 		kmem_cache_free(block_cache, t);
 	}
-	memleak.nr_retired -= done;
 	return done;
 }
 

@@ -263,7 +263,9 @@ int memleak_add_scan_area(struct memleak_block *b, unsigned long offset,
  * now, or at the unpin while the collector is pinned (a scan may be
  * reading the areas: memleak_extra_free_retired()).
  * The *_free_retired(n) functions free up to n of what was retired while
- * pinned (not pinned now) and return how many they freed.
+ * pinned (not pinned now) and return how many they freed; each place
+ * that retires something counts it in memleak.nr_retired, tracking.c's
+ * free_retired() counts what they give back.
  */
 void memleak_free_extra(struct memleak_block *b);
 unsigned int memleak_extra_free_retired(unsigned int n);

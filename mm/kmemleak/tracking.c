@@ -91,7 +91,9 @@ static unsigned int free_retired(unsigned int n)
 {
 	unsigned int done = memleak_index_free_retired(n);
 
-	return done + memleak_extra_free_retired(n - done);
+	done += memleak_extra_free_retired(n - done);
+	memleak.nr_retired -= done;
+	return done;
 }
 
 void memleak_unpin(void)
