@@ -874,6 +874,24 @@ bool memleak_queue_sort(struct memleak_queue *q,
  * that reads records only fetches them alone (the first half).
  */
 #define MEMLEAK_QUEUE_AHEAD 4
+
+/*
+ * Fetches a block's memory ahead of its reading: its first lines, as
+ * many as most blocks have (a line alone leaves the next ones to miss
+ * while the block is read; a larger block's rest comes as it is read,
+ * the hardware seeing a stream).
+ */
+#define MEMLEAK_PREFETCH_BYTES 256
+#define MEMLEAK_LINE_BYTES 64
+static inline void memleak_prefetch_memory(const struct memleak_block *b)
+{
+	const char *start = (const char *)block_start(b);
+	unsigned int bytes = min(b->size, (u32)MEMLEAK_PREFETCH_BYTES);
+
+	for (unsigned int at = 0; at < bytes; at += MEMLEAK_LINE_BYTES)
+		__builtin_prefetch(start + at);
+}
+
 static inline void
 memleak_queue_prefetch_record(const struct memleak_queue_chunk *chunk,
 			      unsigned int i)
@@ -887,8 +905,7 @@ memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 {
 	memleak_queue_prefetch_record(chunk, i);
 	if (i + MEMLEAK_QUEUE_AHEAD < chunk->tail)
-		__builtin_prefetch((const void *)block_start(
-			chunk->entry[i + MEMLEAK_QUEUE_AHEAD]));
+		memleak_prefetch_memory(chunk->entry[i + MEMLEAK_QUEUE_AHEAD]);
 }
 void memleak_wipe_stack(void);
 /*

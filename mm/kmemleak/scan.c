@@ -431,9 +431,10 @@ static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
  * 2 * PREFETCH_AHEAD places ahead, an object's entry becomes its slot's
  * record (an address the page tables give, the record not read), and
  * the object's memory and the record are fetched (a block's record
- * alone); PREFETCH_AHEAD places ahead, a block's memory, its start read
- * from the record fetched that many blocks ago (for a former object
- * entry, fetched again: cheaper than telling it apart).
+ * alone); PREFETCH_AHEAD places ahead, a block's memory, its first
+ * lines (memleak_prefetch_memory()), its start and size read from the
+ * record fetched that many blocks ago (for a former object entry, its
+ * first line fetched again: cheaper than telling it apart).
  */
 static void prefetch_ahead(void)
 {
@@ -452,7 +453,7 @@ static void prefetch_ahead(void)
 		__builtin_prefetch(*far);
 	}
 	if (near && !is_object_entry(*near))
-		__builtin_prefetch((const void *)block_start(*near));
+		memleak_prefetch_memory(*near);
 }
 
 /* A gray block's fixed cost to the window; a new window when spent. */
