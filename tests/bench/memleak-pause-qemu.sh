@@ -14,14 +14,10 @@ cd "$(dirname "$0")/../.."
 . tests/bench/lib/qemu.sh
 
 for arch in i386 arm; do
-	eval "kernel=\${KERNEL_$arch:-build/$arch/kernel.elf}"
 	bench="memleak pause (qemu $arch)"
-	if [ ! -f "$kernel" ]; then
-		printf 'row\t%s\tkernel not built\t-\t-\t-\t-\n' "$bench"
-		continue
-	fi
-	case $arch in i386) shift=0 ;; arm) shift=4 ;; esac
-	run_icount "$arch" "$kernel" "$shift" "mmbench scan 10000 64 0;\
+	kernel=$(icount_kernel "$arch" "$bench") || { echo "$kernel"; continue; }
+	shift=$(icount_shift "$arch")
+	run_icount "$arch" "$kernel" "mmbench scan 10000 64 0;\
 mmbench scan 10000 64 10;mmbench scan 10000 64 100;\
 mmbench scan 10000 64 1000;mmbench scan 10000 64 10000;\
 mmbench scan 100000 64 10" |

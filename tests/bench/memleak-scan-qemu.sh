@@ -2,11 +2,9 @@
 # The leak collector's scan in QEMU on both arches, in instructions:
 # 'mmbench scan N SIZE' (mm/debug/mmbench.c) scans with N more tracked blocks of
 # SIZE bytes (a chain from a .bss root) and prints the scan's length and
-# its longest IRQ-off window in cycle stamps (<kernel/cycles.h>). Under
-# -icount shift=S an instruction is 2^S ns of virtual time and both
-# counters follow virtual time, so instructions = cycles * 10^9 / hz /
-# 2^S; S is chosen per arch so that one count is one instruction (TSC:
-# 1 GHz, S=0; ARM generic timer: 62.5 MHz, S=4). All scans of an arch
+# its longest IRQ-off window in cycle stamps (<kernel/cycles.h>), run
+# under -icount at the shift where one count is one instruction
+# (icount_shift in lib/qemu.sh, which says why). All scans of an arch
 # run in one boot, so the differences between them are side by side:
 # the cost the added blocks add over a scan with none, and that cost
 # split into a part per word and a part per block (64- against
@@ -17,14 +15,10 @@ cd "$(dirname "$0")/../.."
 . tests/bench/lib/qemu.sh
 
 for arch in i386 arm; do
-	eval "kernel=\${KERNEL_$arch:-build/$arch/kernel.elf}"
 	bench="memleak scan (qemu $arch)"
-	if [ ! -f "$kernel" ]; then
-		printf 'row\t%s\tkernel not built\t-\t-\t-\t-\n' "$bench"
-		continue
-	fi
-	case $arch in i386) shift=0 ;; arm) shift=4 ;; esac
-	run_icount "$arch" "$kernel" "$shift" "mmbench scan 0 64;\
+	kernel=$(icount_kernel "$arch" "$bench") || { echo "$kernel"; continue; }
+	shift=$(icount_shift "$arch")
+	run_icount "$arch" "$kernel" "mmbench scan 0 64;\
 mmbench scan 10000 64;mmbench scan 100000 64;mmbench scan 10000 256" |
 	tr -d '\r' | awk -v bench="$bench" -v shift="$shift" '
 	function insns(c) { return c * 1e9 / hz / 2 ^ shift }

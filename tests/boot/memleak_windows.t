@@ -12,15 +12,26 @@ collector's own allocation may have to make (about 105,000). Blocks of
 pause included."""
 import os
 import re
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "lib"))
 from kqemu import Kernel, Tap, Timeout, PROMPT  # noqa: E402
 
 BOUND = 200000
-# Where a count of the cycle counter is one instruction (the TSC at
-# 1 GHz; the ARM generic timer at 62.5 MHz).
-SHIFT = {"i386": 0, "arm": 4}
+QEMU_LIB = os.path.join(os.path.dirname(__file__), "..", "bench", "lib",
+                        "qemu.sh")
+
+
+def icount_shift(arch):
+    """The -icount shift at which a count of the cycle counter is one
+    instruction: the benches' icount_shift (tests/bench/lib/qemu.sh)."""
+    out = subprocess.check_output(
+        ["sh", "-c", '. "$0" && icount_shift "$1"', QEMU_LIB, arch])
+    return int(out)
+
+
+SHIFT = {arch: icount_shift(arch) for arch in ("i386", "arm")}
 LINE = re.compile(r"mmbench scan: added \d+ size \d+ tracked \d+ bytes \d+ "
                   r"cycles \d+ irqoff (\d+) hz (\d+) suspects \d+ leaks (\d+)")
 

@@ -56,18 +56,38 @@ profile_mmbench() {
 	rm -f "$log"
 }
 
-# run_icount ARCH KERNEL SHIFT COMMANDS: boots KERNEL with
-# autorun="COMMANDS;poweroff" under -icount shift=SHIFT (every
-# instruction advances virtual time by 2^SHIFT ns, and the TSC and the
-# generic timer follow virtual time) and prints its console output.
+# icount_shift ARCH: the -icount shift at which one count of ARCH's
+# cycle stamps (<kernel/cycles.h>) is one instruction. Under -icount
+# shift=S every instruction advances virtual time by 2^S ns, and the TSC
+# (1 GHz) and the ARM generic timer (62.5 MHz) follow virtual time, so
+# instructions = counts * 10^9 / hz / 2^S.
+icount_shift() {
+	case $1 in i386) echo 0 ;; arm) echo 4 ;; esac
+}
+
+# icount_kernel ARCH BENCH: the kernel an -icount bench of ARCH runs
+# (KERNEL_<arch>, else build/<arch>/kernel.elf); when it is not built,
+# a row saying so for BENCH, and false.
+icount_kernel() {
+	eval "k=\${KERNEL_$1:-build/$1/kernel.elf}"
+	if [ ! -f "$k" ]; then
+		printf 'row\t%s\tkernel not built\t-\t-\t-\t-\n' "$2"
+		return 1
+	fi
+	echo "$k"
+}
+
+# run_icount ARCH KERNEL COMMANDS: boots KERNEL with
+# autorun="COMMANDS;poweroff" under -icount at ARCH's icount_shift and
+# prints its console output.
 run_icount() {
 	log=$(mktemp)
-	common="-m 128M -display none -nodefaults -serial file:$log -no-reboot -icount shift=$3"
+	common="-m 128M -display none -nodefaults -serial file:$log -no-reboot -icount shift=$(icount_shift "$1")"
 	case $1 in
 	i386) qemu="qemu-system-i386 -M pc $common -device isa-debug-exit,iobase=0xf4,iosize=0x04" ;;
 	arm) qemu="qemu-system-arm -M virt -cpu cortex-a15 $common -semihosting-config enable=on,target=native" ;;
 	esac
-	eval "timeout 300 $qemu -kernel $2 -append 'test autorun=\"$4;poweroff\"'" \
+	eval "timeout 300 $qemu -kernel $2 -append 'test autorun=\"$3;poweroff\"'" \
 		>/dev/null 2>&1
 	cat "$log"
 	rm -f "$log"
