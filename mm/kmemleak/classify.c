@@ -211,6 +211,14 @@ struct walk {
 	struct memleak_block *from;
 	struct queue_pos roots;
 	bool (*root)(struct memleak_block *b);
+	/*
+	 * Each walk ends before the next root is looked at: for rings,
+	 * whose leader is the first one no earlier walk covered. The walks
+	 * from direct suspects cover the same blocks in any order, so
+	 * their references wait in batches across roots, their records
+	 * fetched together, as in the first pass.
+	 */
+	bool in_order;
 };
 
 /*
@@ -246,10 +254,11 @@ static void cover_target(struct memleak_block *from, struct memleak_block *t,
 }
 
 /*
- * The next suspect a walk reads: one it reached, else (once the
- * references waiting are looked up: they belong to this walk, and may
- * reach more) none this time, the next suspect in the queue looked at
- * and, when it is a root, covered.
+ * The next suspect a walk reads: one it reached; else none this time,
+ * and either the references waiting are looked up (they may reach
+ * more: at once in a walk in order, as they belong to this walk; in
+ * the others when a batch is full, or the roots are done) or the next
+ * suspect in the queue is looked at and, when it is a root, covered.
  */
 static bool next_to_walk(struct reader *r, struct memleak_block **s)
 {
@@ -259,11 +268,15 @@ static bool next_to_walk(struct reader *r, struct memleak_block **s)
 	*s = memleak_queue_pop(&w->todo);
 	if (*s)
 		return true;
-	if (r->nr_refs) {
+	if (r->nr_refs && w->in_order) {
 		visit_references(r);
 		return true;
 	}
 	b = next_in_queue(&w->roots);
+	if (!b && r->nr_refs) {
+		visit_references(r);	/* the last batch may reach more */
+		return true;
+	}
 	if (!b)
 		return false;
 	r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
@@ -279,12 +292,13 @@ static bool next_to_walk(struct reader *r, struct memleak_block **s)
  * from them; root may also change b (a ring's leader).
  */
 static void walk_from_each(struct memleak_queue *suspects,
-			   bool (*root)(struct memleak_block *b))
+			   bool (*root)(struct memleak_block *b), bool in_order)
 {
 	struct walk w = {
 		.todo = { NULL, NULL, 0 },
 		.roots = queue_start(suspects),
 		.root = root,
+		.in_order = in_order,
 	};
 	struct reader r = {
 		.visit = cover_target,
@@ -363,8 +377,8 @@ void memleak_classify_suspects(struct memleak_queue *suspects)
 	read_suspects(&r);
 	/* All direct (the common case): no ring to look for. */
 	if (pass.nr_indirect) {
-		walk_from_each(suspects, is_direct);
-		walk_from_each(suspects, leads_a_ring);
+		walk_from_each(suspects, is_direct, false);
+		walk_from_each(suspects, leads_a_ring, true);
 	}
 	count_tiers(suspects);
 }

@@ -144,12 +144,56 @@ static void test_dense(void **state)
 		run(seed, 3);
 }
 
+/*
+ * Rings with no way in, side by side: a ring's leader is the first of
+ * it in the list of suspects, and its walk must cover the rest before
+ * the next suspect is looked at, else that one would lead too. Rings of
+ * 2 to 5, each with a chain hanging from it, none rooted; and one
+ * rooted block so that the rest of the heap is not all suspects.
+ */
+static void test_rings(void **state)
+{
+	unsigned int n = 0;
+
+	(void)state;
+	memset(edge, 0, sizeof(edge));
+	memset(rooted, 0, sizeof(rooted));
+	for (unsigned int i = 0; i < NR_BLOCKS; i++)
+		blocks[i] = track(BLOCK_SIZE, 1);
+	for (unsigned int len = 2; len <= 5; len++) {
+		unsigned int first = n;
+
+		for (unsigned int k = 0; k < len; k++, n++) {
+			unsigned int next = k + 1 < len ? n + 1 : first;
+
+			blocks[n][0] = (unsigned long)blocks[next];
+			edge[n][next] = true;
+		}
+		/* A chain of two from the ring's last member. */
+		blocks[n - 1][1] = (unsigned long)blocks[n];
+		edge[n - 1][n] = true;
+		blocks[n][0] = (unsigned long)blocks[n + 1];
+		edge[n][n + 1] = true;
+		n += 2;
+	}
+	roots[0] = (unsigned long)blocks[n];
+	rooted[n] = true;
+	model();
+	jiffies += 2 * HZ;
+	assert_int_equal(memleak_scan(), 0);
+	check_against_model();
+	for (unsigned int i = 0; i < NR_BLOCKS; i++)
+		untrack(blocks[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_sparse, memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_dense, memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_rings, memleak_test_setup,
 						memleak_test_teardown),
 	};
 
