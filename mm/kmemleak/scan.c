@@ -246,14 +246,12 @@ static void filter_add(unsigned long addr)
 }
 
 /*
- * Whether value may refer to a white block, before any tree walk: small
- * numbers, text addresses... fall outside the bounds of all blocks (they
- * only grow); with the world stopped, the filter says more.
+ * Whether a value within the bounds of all blocks may refer to one the
+ * scan looks for: with the world stopped, only white blocks are, and
+ * the filter dismisses most others before any lookup.
  */
-static bool maybe_a_block(unsigned long value)
+static bool maybe_wanted(unsigned long value)
 {
-	if (!memleak_in_bounds(value))
-		return false;
 	return !memleak.confirming || filter_has(value);
 }
 
@@ -290,8 +288,8 @@ static struct memleak_block *object_block(const struct memleak_block *entry)
 }
 
 /*
- * Counts the reference of a word that may refer to a block (it passed
- * maybe_a_block()). A word refers to a block when it is its start or
+ * Counts the reference of a word that may refer to a block (within the
+ * bounds, and maybe_wanted()). A word refers to a block when it is its start or
  * one of its aliases: word-aligned addresses, so a word with low bits
  * set (a page-table entry: an address with flags) refers to none. With
  * interior=on, any address inside the block does. A marked block
@@ -326,12 +324,27 @@ static void count_reference(unsigned long value)
 		make_gray(b);
 }
 
-/* Counts the references in [start, end); memleak_lock held. */
-static void scan_words(const unsigned long *start, const unsigned long *end)
+/*
+ * Counts the references in [start, end); memleak_lock held. Most words
+ * are small numbers (counts, flags, lengths), below every block: the
+ * inner loop passes over those, a load and a compare each, with the
+ * bounds themselves, not their inverted copies (memleak_state), held in
+ * registers while the lock is (no block is made meanwhile; the scan
+ * never reads its own frames, below memleak_stack_floor).
+ */
+static void scan_words(const unsigned long *p, const unsigned long *end)
 {
-	for (const unsigned long *p = start; p < end; p++)
-		if (maybe_a_block(*p))
+	const unsigned long min = ~memleak.min_addr_inv;
+	const unsigned long max = ~memleak.max_addr_inv;
+
+	for (;; p++) {
+		while (p < end && *p < min)
+			p++;
+		if (p >= end)	/* an unaligned part may start past it */
+			return;
+		if (*p < max && maybe_wanted(*p))
 			count_reference(*p);
+	}
 }
 
 /*
