@@ -103,9 +103,14 @@ static void read_words(struct reader *r, struct memleak_block *s,
 	const unsigned long *p = (const unsigned long *)(start + *offset);
 	const unsigned long *end =
 		p + min((s->size - *offset) / sizeof(long), r->budget);
+	const unsigned long lowest = ~memleak.min_addr_inv;	/* see scan_words() */
 
 	r->budget -= (unsigned long)(end - p);
-	for (; p < end; p++) {
+	for (;; p++) {
+		while (p < end && *p < lowest)
+			p++;
+		if (p == end)
+			break;
 		/* Most words point to reachable blocks: marked. */
 		if (!memleak_in_bounds(*p) ||
 		    !memleak_reads_word(s, (unsigned long)p - start) ||
