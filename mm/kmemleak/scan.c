@@ -334,15 +334,15 @@ static void count_reference(unsigned long value)
  */
 static void scan_words(const unsigned long *p, const unsigned long *end)
 {
-	const unsigned long min = ~memleak.min_addr_inv;
-	const unsigned long max = ~memleak.max_addr_inv;
+	const unsigned long lowest = ~memleak.min_addr_inv;	/* a start */
+	const unsigned long highest = ~memleak.max_addr_inv;	/* an end */
 
 	for (;; p++) {
-		while (p < end && *p < min)
+		while (p < end && *p < lowest)
 			p++;
 		if (p >= end)	/* an unaligned part may start past it */
 			return;
-		if (*p < max && maybe_wanted(*p))
+		if (*p < highest && maybe_wanted(*p))
 			count_reference(*p);
 	}
 }
