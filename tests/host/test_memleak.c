@@ -276,6 +276,8 @@ static void test_scan_area(void **state)
 	(void)state;
 	memleak_scan_area(s, 0, 4 * sizeof(long));
 	memleak_scan_area(s, 10 * sizeof(long), sizeof(long));
+	/* No whole word in it: its aligned start lies past its end. */
+	memleak_scan_area(s, 5 * sizeof(long) + 1, 2);
 	set_word(s, 3, in);
 	set_word(s, 4, out); /* just past the first area */
 	set_word(s, 10, in2);
