@@ -289,10 +289,10 @@ static struct memleak_block *object_block(const struct memleak_block *entry)
 
 /*
  * Counts the reference of a word that may refer to a block (within the
- * bounds, and maybe_wanted()). A word refers to a block when it is its start or
- * one of its aliases: word-aligned addresses, so a word with low bits
- * set (a page-table entry: an address with flags) refers to none. With
- * interior=on, any address inside the block does. A marked block
+ * bounds, and maybe_wanted()). A word refers to a block when it is its
+ * start or one of its aliases: word-aligned addresses, so a word with
+ * low bits set (a page-table entry: an address with flags) refers to
+ * none. With interior=on, any address inside the block does. A marked block
  * (already gray or black) is not even looked at. The first reference to
  * a simple block, the common case, queues its address: on a random heap
  * neither the block nor its slot is in the cache, and the scan need not
