@@ -728,19 +728,42 @@ bool memleak_index_page_used(unsigned long addr)
 /* Walks                                                               */
 
 /*
- * The blocks of records r (of a slab of nr_slots) from slot *slot on,
- * in address order, at most max (at least 1); *slot is where to go on,
- * 0 when the slab is done. The records lie in a row: the hardware
- * fetches them ahead.
+ * The first slot from i on that a walk visits (nr_slots or more: none):
+ * any, or for a walk of the unmarked ones the first whose mark is
+ * clear, a word of the slab's marks at a time.
  */
-static unsigned int walk_slab(struct memleak_block *r, unsigned int nr_slots,
-			      unsigned int *slot, unsigned int max,
+static unsigned int next_to_visit(const struct page_entry *e, unsigned int i,
+				  unsigned int nr_slots, bool unmarked_only)
+{
+	while (unmarked_only && i < nr_slots) {
+		unsigned int bit = i % BITS_PER_LONG;
+		unsigned long clear = ~bits_of(e, i)->mark >> bit;
+
+		if (clear)
+			return i + (unsigned int)__builtin_ctzl(clear);
+		i += BITS_PER_LONG - bit;
+	}
+	return i;
+}
+
+/*
+ * The blocks of the slab of page entry e from slot *slot on, in address
+ * order, at most max (at least 1); *slot is where to go on, 0 when the
+ * slab is done. The records lie in a row: the hardware fetches them
+ * ahead.
+ */
+static unsigned int walk_slab(const struct page_entry *e, unsigned int *slot,
+			      unsigned int max, bool unmarked_only,
 			      void (*visit)(struct memleak_block *b, void *ctx),
 			      void *ctx)
 {
+	struct memleak_block *r = records_of(e);
+	unsigned int nr_slots = shapes[e->shape].nr_slots;
 	unsigned int n = 0;
 
-	for (unsigned int i = *slot; i < nr_slots; i++) {
+	for (unsigned int i = next_to_visit(e, *slot, nr_slots, unmarked_only);
+	     i < nr_slots;
+	     i = next_to_visit(e, i + 1, nr_slots, unmarked_only)) {
 		if (n == max) {
 			*slot = i;
 			return n;
@@ -778,13 +801,15 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 		pos->page = page;
 		if (page == nr_pages)
 			break;
-		if (n == max)
+		if (n >= max)
 			return true;
-		if (e->nr_used)
-			n += walk_slab(records_of(e), shapes[e->shape].nr_slots,
-				       &pos->slot, max - n, visit, ctx);
-		else
+		if (e->nr_used) {
+			n += walk_slab(e, &pos->slot, max - n,
+				       pos->unmarked_only, visit, ctx);
+			n += pos->unmarked_only;	/* its marks read */
+		} else {
 			pos->slot = 0;	/* none left in it */
+		}
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;

@@ -676,14 +676,21 @@ void memleak_index_clear_all_marks(void);
  * while some are left, to go on from *pos, which starts as
  * MEMLEAK_INDEX_WALK_START. Blocks added or
  * freed between calls may be visited or not; visit may not free blocks.
+ * A walk from MEMLEAK_INDEX_WALK_UNMARKED passes over the slab objects
+ * whose slot is marked, their records unread, a word of mark bits at a
+ * time: after a scan's marking, what is left are the blocks that may be
+ * white. Each slab it looks into counts as one block visited more, so
+ * that a call's work stays bounded however many it passes over.
  */
 struct memleak_index_pos {
 	unsigned long page;	/* the page entries' next */
 	unsigned int slot;	/* in that page's slab, when inside it */
 	unsigned long key;	/* the tree's next start page */
 	bool tree_done;
+	bool unmarked_only;	/* slab objects: only those not marked */
 };
-#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false }
+#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false, false }
+#define MEMLEAK_INDEX_WALK_UNMARKED { 0, 0, 0, false, true }
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx);

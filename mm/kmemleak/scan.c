@@ -519,10 +519,10 @@ static void drain_gray_list(void)
  */
 #define WALK_BATCH 512
 
-void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
-			 void *ctx)
+static void walk_from(struct memleak_index_pos pos,
+		      void (*visit)(struct memleak_block *b, void *ctx),
+		      void *ctx)
 {
-	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
 	unsigned long flags;
 
 	scan_lock(&flags);
@@ -531,6 +531,13 @@ void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 		scan_lock(&flags);
 	}
 	scan_unlock(flags);
+}
+
+void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
+			 void *ctx)
+{
+	walk_from((struct memleak_index_pos)MEMLEAK_INDEX_WALK_START, visit,
+		  ctx);
 }
 
 /* Step 1 for one block: white, or gray (and listed) if never a leak. */
@@ -949,7 +956,9 @@ static void find_suspects(unsigned long now, u64 *since)
 	struct memleak_block *b;
 	unsigned long flags, n = 0;
 
-	memleak_walk_blocks(collect_if_white, &white);
+	/* A white block is never marked: the marked ones are passed over. */
+	walk_from((struct memleak_index_pos)MEMLEAK_INDEX_WALK_UNMARKED,
+		  collect_if_white, &white);
 	if (sum_white_blocks(&white))
 		drain_gray_list();
 	end_phase(MEMLEAK_PHASE_CHECKSUM, since);

@@ -16,6 +16,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include "../../mm/kmemleak/internal.h"
+#include "../../mm/kmemleak/index.h"
 #include "test_memleak.h"
 
 #include <stdlib.h>
@@ -500,6 +501,103 @@ static void test_walk(void **state)
 }
 
 /*
+ * A walk of the unmarked blocks (the scan's collection of white ones)
+ * visits every slab object whose slot is not marked and every block
+ * outside slabs, once each, and no marked object; past words of marks
+ * of 64 slots and across slabs (objects of 32 bytes: several slabs of
+ * 128). Each slab it looks into counts as a block visited, so that with
+ * every object marked a call of at most one block still looks into at
+ * most one slab.
+ */
+#define UNMARKED_OBJECTS 300
+
+struct unmarked_walk {
+	char *p[UNMARKED_OBJECTS];
+	unsigned int visits[UNMARKED_OBJECTS];
+	unsigned long others, in_call;
+};
+
+static void note_unmarked(struct memleak_block *b, void *ctx)
+{
+	struct unmarked_walk *w = ctx;
+	unsigned int i;
+
+	for (i = 0; i < UNMARKED_OBJECTS; i++)
+		if (block_start(b) == (unsigned long)w->p[i])
+			break;
+	if (i < UNMARKED_OBJECTS)
+		w->visits[i]++;
+	else
+		w->others++;
+	w->in_call++;
+}
+
+/* Walks from an unmarked start, a block at a time; how many calls. */
+static unsigned int walk_unmarked(struct unmarked_walk *w)
+{
+	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_UNMARKED;
+	unsigned int calls = 0;
+
+	memset(w->visits, 0, sizeof(w->visits));
+	w->others = 0;
+	for (bool more = true; more; calls++) {
+		w->in_call = 0;
+		more = memleak_index_walk(&pos, 1, note_unmarked, w);
+		assert_true(w->in_call <= 1);
+	}
+	return calls;
+}
+
+static bool marked_in_test(unsigned int i)
+{
+	return i % 3 == 0 || (i >= 64 && i < 200);
+}
+
+static void test_walk_unmarked(void **state)
+{
+	static struct unmarked_walk w;
+	char *big = kmalloc(64 * 1024 + 1, GFP_KERNEL);
+	char *outside = host_outside_ram(PAGE_SIZE);
+	unsigned int all_marked_calls, slabs = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++) {
+		w.p[i] = kmalloc(32, GFP_KERNEL);
+		track_now(w.p[i], 32);
+	}
+	track_now(big, PAGE_SIZE);
+	track_now(outside, 64);
+	assert_true(memleak_tree_blocks() >= 1);
+	memleak_index_clear_all_marks();
+	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++)
+		if (marked_in_test(i))
+			memleak_index_mark(find(w.p[i], 0));
+	walk_unmarked(&w);
+	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++)
+		assert_int_equal(w.visits[i], marked_in_test(i) ? 0 : 1);
+	/* big, a slab object here, and the blocks outside slabs. */
+	assert_int_equal(w.others, 1 + memleak_tree_blocks());
+	memleak_index_mark(find(big, 0));
+	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++) {
+		memleak_index_mark(find(w.p[i], 0));
+		slabs += i == 0 || ((unsigned long)w.p[i] ^
+				    (unsigned long)w.p[i - 1]) >= PAGE_SIZE;
+	}
+	all_marked_calls = walk_unmarked(&w);
+	assert_int_equal(w.others, memleak_tree_blocks());
+	assert_true(slabs >= 3);
+	assert_true(all_marked_calls >= slabs);
+	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++) {
+		assert_int_equal(w.visits[i], 0);
+		forget(w.p[i]);
+		kfree(w.p[i]);
+	}
+	forget(big);
+	kfree(big);
+	untrack(outside);
+}
+
+/*
  * A walk between whose windows blocks come and go, as reports' walks
  * see other CPUs allocate and free: blocks alive throughout are visited
  * once each, a freed block never after its free, whether it was ahead in
@@ -601,6 +699,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
 		cmocka_unit_test_teardown(test_marked, teardown),
 		cmocka_unit_test_teardown(test_walk, teardown),
+		cmocka_unit_test_teardown(test_walk_unmarked, teardown),
 		cmocka_unit_test_teardown(test_walk_with_churn, teardown),
 	};
 
