@@ -585,17 +585,15 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	return r;
 }
 
-/* Frees the record of b, a block of the slab of page entry e. */
-static void remove_from_slab(struct memleak_block *b, struct page_entry *e)
+/* Frees the record of b, in slot i of the slab of page entry e. */
+static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
+			     unsigned int i)
 {
-	const struct slab_shape *sh = &shapes[e->shape];
-	unsigned long base = block_start(b) & sh->mask;
-	struct page_entry *first = first_entry(e, block_start(b), base);
-	unsigned int i = (unsigned int)(b - records_of(e));
+	unsigned long start = block_start(b);
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
 	b->flags = 0;
-	first->nr_used--;
+	first_entry(e, start, start & shapes[e->shape].mask)->nr_used--;
 }
 
 /* ------------------------------------------------------------------ */
@@ -611,6 +609,28 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 	if (!e->shape || !slot_in_slab(e, addr, &i))
 		return NULL;
 	return slot_holding(e, i, addr);
+}
+
+struct memleak_block *memleak_index_find_start(unsigned long start,
+					       struct memleak_index_place *place)
+{
+	struct page_entry *e = entry_of(start);
+	struct memleak_block *b;
+	unsigned int i;
+
+	place->entry = NULL;
+	if (!e || e->shape == SHAPE_TREE) {
+		b = memleak_tree_find(start);
+		return b && block_start(b) == start ? b : NULL;
+	}
+	if (!e->shape || !slot_in_slab(e, start, &i))
+		return NULL;
+	b = records_of(e) + i;
+	if (!record_used(b) || block_start(b) != start)
+		return NULL;
+	place->entry = e;
+	place->slot = i;
+	return b;
 }
 
 /*
@@ -842,12 +862,11 @@ struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
 	return insert_in_slab(start, size, min_count, e, err);
 }
 
-void memleak_index_remove(struct memleak_block *b)
+void memleak_index_remove(struct memleak_block *b,
+			  const struct memleak_index_place *place)
 {
-	struct page_entry *e = entry_of(block_start(b));
-
-	if (e && is_slab_shape(e->shape))
-		remove_from_slab(b, e);
+	if (place->entry)
+		remove_from_slab(b, place->entry, place->slot);
 	else
 		memleak_tree_remove(b);
 }

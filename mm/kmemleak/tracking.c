@@ -194,9 +194,10 @@ static void orphan_freed(struct memleak_block *b)
 
 bool memleak_try_delete_block(unsigned long start)
 {
-	struct memleak_block *b = memleak_index_find(start);
+	struct memleak_index_place place;
+	struct memleak_block *b = memleak_index_find_start(start, &place);
 
-	if (!b || block_start(b) != start)
+	if (!b)
 		return false;
 	if (b->flags & MEMLEAK_REPORTED) {
 		memleak.nr_freed_after_report++;
@@ -209,7 +210,7 @@ bool memleak_try_delete_block(unsigned long start)
 	if (b->flags & MEMLEAK_CHECKSUM_VALID)
 		memleak_checksum_forget(b);
 	memleak_trace_put(block_trace(b));
-	memleak_index_remove(b);
+	memleak_index_remove(b, &place);
 	return true;
 }
 

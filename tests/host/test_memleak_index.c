@@ -501,6 +501,53 @@ static void test_walk(void **state)
 }
 
 /*
+ * A free's lookup: only a block's start finds it (an address inside it,
+ * or past a slab object's block in its slot, finds none), and the place
+ * it gives lets the removal free the right record without looking
+ * again: a slab object's slot, then a block outside slabs'.
+ */
+static void test_find_start_and_remove(void **state)
+{
+	char *obj = kmalloc(64, GFP_KERNEL), *next = kmalloc(64, GFP_KERNEL);
+	char *outside = host_outside_ram(PAGE_SIZE);
+	struct memleak_index_place place;
+	struct memleak_block *b;
+	unsigned long blocks;
+	bool first_ref;
+
+	(void)state;
+	track_now(obj, 40);
+	track_now(next, 64);
+	track_now(outside, 64);
+	blocks = memleak.nr_blocks;
+	assert_null(memleak_index_find_start((unsigned long)obj + 8, &place));
+	assert_null(memleak_index_find_start((unsigned long)obj + 48, &place));
+	assert_null(memleak_index_find_start((unsigned long)outside + 8, &place));
+	b = memleak_index_find_start((unsigned long)obj, &place);
+	assert_ptr_equal(b, find(obj, 0));
+	assert_non_null(place.entry);
+	memleak_index_remove(b, &place);
+	assert_null(find(obj, 0));
+	assert_non_null(find(next, 0));
+	/* The freed slot's simple bit went with it, its neighbour's stayed. */
+	memleak_index_clear_all_marks();
+	assert_null(memleak_index_scan_lookup((unsigned long)obj, &first_ref));
+	assert_false(first_ref);
+	assert_null(memleak_index_scan_lookup((unsigned long)next, &first_ref));
+	assert_true(first_ref);
+	b = memleak_index_find_start((unsigned long)outside, &place);
+	assert_ptr_equal(b, find(outside, 0));
+	assert_null(place.entry);
+	memleak_index_remove(b, &place);
+	assert_null(find(outside, 0));
+	/* The index's own: the collector's count is the caller's to keep. */
+	memleak.nr_blocks = blocks - 2;
+	forget(next);
+	kfree(next);
+	kfree(obj);
+}
+
+/*
  * A walk of the unmarked blocks (the scan's collection of white ones)
  * visits every slab object whose slot is not marked and every block
  * outside slabs, once each, and no marked object; past words of marks
@@ -700,6 +747,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_marked, teardown),
 		cmocka_unit_test_teardown(test_walk, teardown),
 		cmocka_unit_test_teardown(test_walk_unmarked, teardown),
+		cmocka_unit_test_teardown(test_find_start_and_remove, teardown),
 		cmocka_unit_test_teardown(test_walk_with_churn, teardown),
 	};
 
