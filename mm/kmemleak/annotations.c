@@ -17,9 +17,10 @@
 /* The block that starts at ptr, or NULL after a warning naming what. */
 static struct memleak_block *find_start(unsigned long ptr, const char *what)
 {
-	struct memleak_block *b = memleak_index_find(ptr);
+	struct memleak_index_place place;
+	struct memleak_block *b = memleak_index_find_start(ptr, &place);
 
-	if (b && block_start(b) == ptr)
+	if (b)
 		return b;
 	printk("memleak: %s: 0x%08lx is not the start of a tracked block\n",
 	       what, ptr);

@@ -708,10 +708,10 @@ bool memleak_index_page_used(unsigned long addr);
 struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
 					   int min_count, int *err);
 /*
- * For a free: the block that starts at start (not one that holds it),
- * or NULL, and where it was found (a slab object's page entry and slot;
- * entry NULL for a block outside slabs), so that its removal need not
- * look again.
+ * For a free or an annotation: the block that starts at start (not one
+ * that holds it), or NULL, and where it was found (a slab object's page
+ * entry and slot; entry NULL for a block outside slabs), so that its
+ * removal need not look again.
  */
 struct page_entry;
 struct memleak_index_place {
