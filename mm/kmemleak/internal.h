@@ -679,8 +679,9 @@ void memleak_index_clear_all_marks(void);
  * A walk from MEMLEAK_INDEX_WALK_UNMARKED passes over the slab objects
  * whose slot is marked, their records unread, a word of mark bits at a
  * time: after a scan's marking, what is left are the blocks that may be
- * white. Each slab it looks into counts as one block visited more, so
- * that a call's work stays bounded however many it passes over.
+ * white. Each slab it looks into counts as blocks visited (two, and two
+ * per word of its marks), so that a call's work stays bounded however
+ * many it passes over.
  */
 struct memleak_index_pos {
 	unsigned long page;	/* the page entries' next */
