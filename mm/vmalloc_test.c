@@ -92,7 +92,7 @@ static void test_map_bad_arguments(struct ktest *t)
 				MAP_KERNEL_RW), -EINVAL);
 	KEXPECT_EQ(t, map_pages((unsigned long)area->addr, __pa(page), 1,
 				0x80), -EINVAL);
-	/* The linear map is made of large pages: no 4 KiB page fits there. */
+	/* The linear map is mapped already: no page goes over it. */
 	KEXPECT_EQ(t, map_pages(page, __pa(page), 1, MAP_KERNEL_RW), -EEXIST);
 	KEXPECT(t, walk_is(page, __pa(page)));
 	KEXPECT(t, unmapped((unsigned long)area->addr));

@@ -2,13 +2,16 @@
  * i386 paging: two-level tables with 4 KiB pages, one address space for
  * every CPU.
  *
- * The linear map (virtual == physical) uses 4 MiB PSE pages above 4 MiB,
- * so paging_init() needs no page allocator: the page directory and the
- * two page tables it does need (the first 4 MiB, where page 0 must stay
- * unmapped to catch NULL, and the APIC pages) are static. Everything
- * mapped later (vmalloc) gets 4 KiB pages in tables taken from the page
- * allocator; those tables are never freed (at most 128 of them cover
- * the whole vmalloc window), so unmapping never allocates or frees.
+ * The linear map (virtual == physical) uses 4 KiB pages throughout, so
+ * that each page of RAM has a dirty bit of its own (arch/i386/written.c
+ * reads them for the leak collector). The page directory and the tables
+ * of the first 4 MiB (where page 0 must stay unmapped to catch NULL) and
+ * of the APIC pages are static; paging_init() runs after mm_init() and
+ * takes the linear map's other tables, one per 4 MiB of RAM, from the
+ * page allocator. Everything mapped later (vmalloc) gets 4 KiB pages in
+ * tables taken from the page allocator too; no table is ever freed (at
+ * most 128 of them cover the whole vmalloc window), so unmapping never
+ * allocates or frees.
  *
  * One lock, pgtable_lock, guards the page directory and tables; the
  * page allocator is only called with it released. Unmapping flushes
@@ -25,9 +28,7 @@
 
 #define CR0_WP		(1u << 16)	/* read-only binds the kernel too */
 #define CR0_PG		(1u << 31)
-#define CR4_PSE		(1u << 4)
 #define CR4_PGE		(1u << 7)
-#define CPUID_PSE	(1u << 3)
 #define CPUID_PGE	(1u << 13)
 
 #define IOAPIC_BASE	0xfec00000UL
@@ -87,7 +88,21 @@ static unsigned long lowmem_end(void)
 	return ALIGN((unsigned long)end, PGDIR_SIZE);
 }
 
-/* 4 MiB pages from 4 MiB up; returns where the linear map ends. */
+/* The 4 MiB of RAM at addr, in a table from the page allocator. */
+static void map_linear_table(unsigned long addr)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	u32 *table;
+
+	if (!page)
+		panic("paging: no memory for the linear map's page tables");
+	table = page_address(page);
+	for (unsigned long i = 0; i < PTRS_PER_PTE; i++)
+		table[i] = mk_pte(addr + (i << PAGE_SHIFT), MAP_KERNEL_RWX);
+	page_dir[pgd_index(addr)] = __pa(table) | PTE_PRESENT | PTE_WRITE;
+}
+
+/* 4 KiB pages from 4 MiB up; returns where the linear map ends. */
 static unsigned long build_linear_map(void)
 {
 	unsigned long end = lowmem_end();
@@ -95,8 +110,7 @@ static unsigned long build_linear_map(void)
 	build_low_table();
 	for (unsigned long addr = PGDIR_SIZE; addr && addr < end;
 	     addr += PGDIR_SIZE)
-		page_dir[pgd_index(addr)] = mk_pte(addr, MAP_KERNEL_RWX) |
-					     PDE_LARGE;
+		map_linear_table(addr);
 	return end;
 }
 
@@ -135,17 +149,14 @@ void paging_init(void)
 	if (mmu_on)
 		return;
 	cpuid1_edx(&features);
-	if (!(features & CPUID_PSE))
-		panic("paging: this CPU has no 4 MiB pages (PSE)");
-	cr4_bits = CR4_PSE | ((features & CPUID_PGE) ? CR4_PGE : 0);
+	cr4_bits = (features & CPUID_PGE) ? CR4_PGE : 0;
 	end = build_linear_map();
 	build_apic_map();
 	load_and_enable();
 	mmu_on = true;
-	printk("paging: linear map 0x%08lx-0x%08lx (4 MiB pages above "
-	       "4 MiB), page 0 unmapped, APIC pages uncached, "
-	       "vmalloc 0x%08lx-0x%08lx\n", PAGE_SIZE, end, VMALLOC_START,
-	       VMALLOC_END);
+	printk("paging: linear map 0x%08lx-0x%08lx (4 KiB pages), page 0 "
+	       "unmapped, APIC pages uncached, vmalloc 0x%08lx-0x%08lx\n",
+	       PAGE_SIZE, end, VMALLOC_START, VMALLOC_END);
 }
 
 void mmu_init_secondary(void)

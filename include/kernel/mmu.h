@@ -2,7 +2,8 @@
  * Kernel page tables: the contract between generic code (vmalloc, the
  * tests, the collector's GDB helpers) and the MMU. One address space
  * for every CPU: RAM through the linear map the arch builds at boot
- * (large pages, static tables), everything mapped later in 4 KiB pages.
+ * (sections on ARM, 4 KiB pages on i386), everything mapped later in
+ * 4 KiB pages.
  *
  *   paging_init(), mmu_init_secondary()   arch/ARCH/mmu.c: the boot map
  *   map_pages(), unmap_pages(),           mm/pgtable.c: the generic
@@ -34,7 +35,8 @@
 
 /*
  * Builds the kernel page tables (linear map of RAM, devices) and turns
- * paging on. Needs no page allocator: the tables it uses are static.
+ * paging on. Runs after mm_init(): i386 takes the linear map's tables
+ * from the page allocator (virtual still equals physical then).
  */
 void paging_init(void);
 
