@@ -222,6 +222,18 @@ static void flush_tlb_range_ipi(void *info)
 		invlpg(r->start + i * PAGE_SIZE);
 }
 
+static void flush_tlb_all_ipi(void *info)
+{
+	(void)info;
+	flush_tlb_all_local();
+}
+
+void flush_tlb_all(void)
+{
+	flush_tlb_all_local();
+	smp_call_function(flush_tlb_all_ipi, NULL, true);
+}
+
 /* The shootdown: the other CPUs may still hold the old translations. */
 void flush_tlb_kernel_range(unsigned long virt, unsigned long npages)
 {

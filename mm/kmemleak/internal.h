@@ -143,6 +143,7 @@ memleak_aliases_of_size(size_t size)
 #define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
 #define MEMLEAK_EXTRA (1 << 13)		/* has scan areas or padding (extra.c) */
 #define MEMLEAK_TYPED (1 << 14)		/* its trace's type id is not 0 */
+#define MEMLEAK_SCANNED (1 << 15)	/* read whole by the running scan's mark */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -949,6 +950,16 @@ extern unsigned long memleak_stack_floor;
  */
 bool memleak_stop_world(void);
 void memleak_resume_world(void);
+
+/*
+ * written.c: the pages written since the mark began, so that the pause
+ * reads again only those (<kernel/written.h>). A range outside RAM, or
+ * on a machine that cannot tell, always counts as written.
+ */
+void memleak_track_writes(void);
+void memleak_collect_writes(void);
+bool memleak_range_written(unsigned long start, unsigned long end);
+void memleak_untrack_writes(void);
 /*
  * Names the word at addr, which the root called root reads, into buf:
  * ".bss: slots+0x1c", "per-cpu 1: lt_percpu_ref+0x4",

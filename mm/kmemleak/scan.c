@@ -67,6 +67,8 @@
 #define BLOCK_WORDS 32
 /* What a block a walk passes over costs it (step 5: one not read). */
 #define SKIP_WORDS 4
+/* What looking up a block's pages costs besides, in step 5 (written.c). */
+#define PAGES_CHECK_WORDS 16
 /* How far ahead in the gray queue the next blocks are prefetched. */
 #define PREFETCH_AHEAD 4
 
@@ -420,21 +422,23 @@ void memleak_scan_range(const void *start, const void *end)
 
 /*
  * A gray block's scan areas, its pointer fields (a typed block:
- * types.c), or all of it; memleak_lock held.
+ * types.c), or all of it; memleak_lock held. False when it was freed
+ * before the end.
  */
-static void scan_gray_block(struct memleak_block *b, unsigned long *flags)
+static bool scan_gray_block(struct memleak_block *b, unsigned long *flags)
 {
 	const struct memleak_type *type = memleak_block_type(b);
 	struct block_part part;
 
 	if (type && !block_scan_areas(b)) {
 		memleak_scan_typed_block(b, type, flags);
-		return;
+		return still_queued(b);
 	}
 	/* Areas are only added, never removed, while the block lives. */
 	for_each_block_part(b, part)
 		if (!scan_range_locked(part.start, part.end, b, flags))
-			return;
+			return false;
+	return true;
 }
 
 /*
@@ -499,8 +503,9 @@ static void drain_gray_list(void)
 			b->count = b->min_count;
 		/* It gained a reference: once white again, confirm it again. */
 		b->flags &= ~MEMLEAK_CONFIRMED;
-		if (!block_is_black(b))
-			scan_gray_block(b, &flags);
+		/* Read whole: the pause passes over it if nobody writes it. */
+		if (!block_is_black(b) && scan_gray_block(b, &flags))
+			b->flags |= MEMLEAK_SCANNED;
 	}
 	scan_unlock(flags);
 }
@@ -547,7 +552,7 @@ static void reset_color(struct memleak_block *b, void *ctx)
 	b->count = 0;
 	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW | MEMLEAK_INDIRECT |
 		      MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED |
-		      MEMLEAK_REFERS_TO_SUSPECTS);
+		      MEMLEAK_REFERS_TO_SUSPECTS | MEMLEAK_SCANNED);
 	if (block_is_gray(b))
 		make_gray(b);
 }
@@ -797,6 +802,13 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b) ||
 	    block_is_white(b))
 		return;
+	/* What the mark read and nobody wrote since holds nothing new. */
+	if (b->flags & MEMLEAK_SCANNED) {
+		charge(PAGES_CHECK_WORDS);
+		if (!memleak_range_written(block_start(b),
+					   block_start(b) + b->size))
+			return;
+	}
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
@@ -907,6 +919,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 		return;
 	}
 	t0 = arch_cycles();
+	memleak_collect_writes();
 	memleak.pause_bytes = 0;
 	scan_lock(&flags);
 	memleak.confirming = true;
@@ -963,6 +976,7 @@ static void find_suspects(unsigned long now, u64 *since)
 		drain_gray_list();
 	end_phase(MEMLEAK_PHASE_CHECKSUM, since);
 	confirm_white_blocks(&white.blocks);
+	memleak_untrack_writes();
 	end_phase(MEMLEAK_PHASE_CONFIRM, since);
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = memleak.nr_young = 0;
@@ -1055,6 +1069,7 @@ int memleak_scan(void)
 	memleak_types_new_scan();
 	scan_unlock(flags);
 	reset_colors();
+	memleak_track_writes();
 	end_phase(MEMLEAK_PHASE_RESET, &since);
 	scan_roots();
 	drain_gray_list();

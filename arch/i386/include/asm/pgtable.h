@@ -13,6 +13,7 @@
 #define PTE_WRITE	(1u << 1)
 #define PTE_PWT		(1u << 3)
 #define PTE_PCD		(1u << 4)
+#define PTE_DIRTY	(1u << 6)	/* set by the CPU on a write */
 #define PDE_LARGE	(1u << 7)	/* PS: a 4 MiB page */
 #define PTE_GLOBAL	(1u << 8)
 #define PTE_ADDR_MASK	0xfffff000u
@@ -24,6 +25,9 @@
 #define PGD_LARGE_NAME	"4 MiB page"
 
 #include <asm-generic/pgtable.h>
+
+/* Every CPU's TLB, this one's and, through a cross call, the others'. */
+void flush_tlb_all(void);
 
 static inline unsigned int pgd_index(unsigned long virt)
 {

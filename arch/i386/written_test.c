@@ -1,0 +1,59 @@
+/*
+ * Self-test of the written pages read from dirty bits (written.c): a
+ * page written after tracking starts is reported, one left alone is
+ * not, and a page written just before (its translation cached with the
+ * dirty bit set) is reported after a second write, which only the TLB
+ * flush makes sure of.
+ */
+#include <kernel/bitops.h>
+#include <kernel/gfp.h>
+#include <kernel/ktest.h>
+#include <kernel/mm.h>
+#include <kernel/slab.h>
+#include <kernel/string.h>
+#include <kernel/written.h>
+
+static bool page_written(const unsigned long *bits, const void *p)
+{
+	return test_bit((__pa(p) >> PAGE_SHIFT) - min_pfn, bits);
+}
+
+static void test_written_pages(struct ktest *t)
+{
+	size_t bytes = BITS_TO_LONGS(max_pfn - min_pfn) * sizeof(long);
+	unsigned long *bits = kzalloc(bytes, GFP_KERNEL);
+	struct page *pages = alloc_pages(GFP_KERNEL, 2);
+	volatile char *before, *after, *untouched;
+
+	KEXPECT(t, bits && pages);
+	if (!bits || !pages)
+		goto out;
+	before = page_address(pages);
+	after = before + PAGE_SIZE;
+	untouched = before + 2 * PAGE_SIZE;
+	before[0] = 1;	/* its translation now says "dirty" */
+	(void)untouched[0];
+	KEXPECT(t, arch_track_written_pages());
+	before[8] = 2;
+	after[8] = 3;
+	KEXPECT(t, arch_written_pages(bits));
+	KEXPECT(t, page_written(bits, (const void *)before));
+	KEXPECT(t, page_written(bits, (const void *)after));
+	KEXPECT(t, !page_written(bits, (const void *)untouched));
+	/* A second round starts afresh. */
+	memset(bits, 0, bytes);
+	KEXPECT(t, arch_track_written_pages());
+	KEXPECT(t, arch_written_pages(bits));
+	KEXPECT(t, !page_written(bits, (const void *)after));
+	arch_untrack_written_pages();
+out:
+	if (pages)
+		__free_pages(pages, 2);
+	kfree(bits);
+}
+
+static const struct ktest_case written_cases[] = {
+	KTEST_CASE(test_written_pages),
+	{ 0 },
+};
+KTEST_SUITE("written", written_cases);

@@ -1,0 +1,38 @@
+/*
+ * Written pages: which pages of RAM were written since a moment. The
+ * leak collector asks when its concurrent mark begins and again with the
+ * world stopped (mm/kmemleak/written.c): memory that nobody wrote in
+ * between still holds what the mark read, so the pause reads again only
+ * the pages written meanwhile.
+ *
+ *   arch_track_written_pages()   from now on, record every write to RAM
+ *                                (and forget the earlier ones); false:
+ *                                this machine cannot, nothing recorded
+ *   arch_written_pages(bits)     sets bit pfn - min_pfn of bits for every
+ *                                page of RAM written since through the
+ *                                linear map (bits is zeroed by the
+ *                                caller); false: cannot tell
+ *   arch_untrack_written_pages() stop recording
+ *
+ * Memory written through another mapping (a vmalloc area) is read
+ * through that mapping's addresses, which are not RAM: callers count
+ * every address outside RAM as written.
+ *
+ * Who implements it: arch/i386/written.c, from the page tables' dirty
+ * bits (CONFIG_ARCH_TRACKS_WRITTEN_PAGES). Everyone else builds
+ * mm/written_untracked.c, which always says it cannot: ARMv7's page
+ * tables have no dirty bit, and the host's only way (userfaultfd's
+ * write protection) costs a fault per page written, which on the
+ * machines measured made a scan slower than reading everything again
+ * (docs/memleak.md). Called by one thread at a time (the running scan).
+ */
+#ifndef KERNEL_WRITTEN_H
+#define KERNEL_WRITTEN_H
+
+#include <kernel/types.h>
+
+bool arch_track_written_pages(void);
+bool arch_written_pages(unsigned long *bits);
+void arch_untrack_written_pages(void);
+
+#endif

@@ -1,0 +1,83 @@
+/*
+ * The pages written while a scan runs (<kernel/written.h>), so that the
+ * pause of step 5 (scan.c) reads again only what may have changed since
+ * the concurrent mark read it:
+ *
+ *   mark begins            the world stopped          the pause ends
+ *   memleak_track_writes() memleak_collect_writes()   memleak_untrack_writes()
+ *        |  writes recorded     | a bit per page of RAM     |
+ *        +----------------------+-> memleak_range_written() +
+ *
+ * A range counts as written when any of its pages was written, when it
+ * lies outside RAM, or when the machine cannot tell (then it is read, as
+ * it always was). The bitmap is whole pages taken before the world
+ * stops and given back with the tracking.
+ *
+ * Locking: only the running scan calls these, one at a time; the bitmap
+ * is its own, read and written without memleak_lock.
+ */
+#include <kernel/memleak.h>
+#include <kernel/bitops.h>
+#include <kernel/mm.h>
+#include <kernel/string.h>
+#include <kernel/written.h>
+#include "internal.h"
+
+static unsigned long *written;	/* bit pfn - min_pfn: written since */
+static unsigned int written_order;
+static bool tracking;		/* the arch records writes for this scan */
+static bool known;		/* written[] says which pages were written */
+
+static size_t bitmap_bytes(void)
+{
+	return BITS_TO_LONGS(max_pfn - min_pfn) * sizeof(long);
+}
+
+/* Before the mark reads anything; without a bitmap, nothing is tracked. */
+void memleak_track_writes(void)
+{
+	struct page *pages;
+
+	known = false;
+	written_order = get_order(bitmap_bytes());
+	pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
+	if (!pages)
+		return;
+	written = page_address(pages);
+	tracking = arch_track_written_pages();
+	if (!tracking)
+		memleak_untrack_writes();
+}
+
+/* With the world stopped: what was written since the mark began. */
+void memleak_collect_writes(void)
+{
+	if (!tracking)
+		return;
+	memset(written, 0, bitmap_bytes());
+	known = arch_written_pages(written);
+}
+
+bool memleak_range_written(unsigned long start, unsigned long end)
+{
+	if (!known)
+		return true;
+	for (unsigned long page = start & PAGE_MASK; page < end;
+	     page += PAGE_SIZE) {
+		if (!virt_addr_valid((void *)page))
+			return true;
+		if (test_bit((__pa(page) >> PAGE_SHIFT) - min_pfn, written))
+			return true;
+	}
+	return false;
+}
+
+void memleak_untrack_writes(void)
+{
+	if (tracking)
+		arch_untrack_written_pages();
+	tracking = known = false;
+	if (written)
+		__free_pages(virt_to_page(written), written_order);
+	written = NULL;
+}

@@ -1,0 +1,217 @@
+/*
+ * The pause of the leak collector's scan (mm/kmemleak/scan.c, step 5)
+ * with written pages (mm/kmemleak/written.c, <kernel/written.h>): the
+ * test plays the machine, whose written pages are those it wrote with
+ * write_word() since tracking started. A block the mark read is read
+ * again only when its page was written; a block that turned gray
+ * without being read (an annotation during the scan) is read in full;
+ * without tracking everything is read, as before.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <kernel/bitops.h>
+#include <kernel/time.h>
+#include <kernel/written.h>
+#include "test_memleak.h"
+
+/* The machine as the test plays it. */
+#define MAX_WRITTEN 16
+static bool tracking_works = true;
+static unsigned long written_pages[MAX_WRITTEN];
+static unsigned int nr_written;
+static unsigned int nr_tracked;	/* arch_track_written_pages() calls */
+
+bool arch_track_written_pages(void)
+{
+	nr_written = 0;
+	nr_tracked++;
+	return tracking_works;
+}
+
+bool arch_written_pages(unsigned long *bits)
+{
+	for (unsigned int i = 0; i < nr_written; i++)
+		set_bit((__pa(written_pages[i]) >> PAGE_SHIFT) - min_pfn, bits);
+	return true;
+}
+
+void arch_untrack_written_pages(void)
+{
+}
+
+/* A store the machine records, as a dirty bit would. */
+static void write_word(void *at, unsigned long value)
+{
+	*(unsigned long *)at = value;
+	assert_true(nr_written < MAX_WRITTEN);
+	written_pages[nr_written++] = (unsigned long)at & PAGE_MASK;
+}
+
+static void scan_later(void)
+{
+	jiffies += 2 * HZ;
+	assert_int_equal(memleak_scan(), 0);
+	assert_int_equal(host_irqs_off, 0);
+}
+
+static bool is_suspect(const void *p)
+{
+	struct memleak_block *b = memleak_lookup_block((unsigned long)p);
+
+	assert_non_null(b);
+	return b->flags & MEMLEAK_SUSPECT;
+}
+
+/*
+ * A heap for each test: NR_HELD blocks of HELD_SIZE bytes held from the
+ * roots through an array, and one white block, so that the pause runs.
+ */
+#define NR_HELD 64
+#define HELD_SIZE 256
+static unsigned long *held[NR_HELD];
+static unsigned long *holder;	/* the array: roots[0] points to it */
+static unsigned long *white;
+
+static void make_heap(void)
+{
+	holder = track(NR_HELD * sizeof(long), 1);
+	for (unsigned int i = 0; i < NR_HELD; i++) {
+		held[i] = track(HELD_SIZE, 1);
+		holder[i] = (unsigned long)held[i];
+	}
+	roots[0] = (unsigned long)holder;
+	white = track(64, 1);
+}
+
+static void free_heap(void)
+{
+	for (unsigned int i = 0; i < NR_HELD; i++)
+		untrack(held[i]);
+	untrack(holder);
+	untrack(white);
+}
+
+/* Nothing written: the pause reads the roots and no block again. */
+static void test_unwritten_blocks_not_read(void **state)
+{
+	unsigned int tracked = nr_tracked;
+
+	(void)state;
+	make_heap();
+	scan_later();
+	assert_int_equal(nr_tracked, tracked + 1);
+	assert_true(is_suspect(white));
+	assert_true(memleak.pause_bytes < HELD_SIZE);
+	free_heap();
+}
+
+/* Without tracking, the pause reads every block the mark read. */
+static void test_untracked_reads_all(void **state)
+{
+	(void)state;
+	make_heap();
+	tracking_works = false;
+	scan_later();
+	tracking_works = true;
+	assert_true(is_suspect(white));
+	assert_true(memleak.pause_bytes >= NR_HELD * HELD_SIZE);
+	free_heap();
+}
+
+/* Another CPU stores the white block's address, just before the pause. */
+static void store_recorded(void)
+{
+	write_word(&held[7][3], (unsigned long)white);
+}
+
+static void store_unrecorded(void)
+{
+	held[7][3] = (unsigned long)white;
+}
+
+static void test_written_block_read_again(void **state)
+{
+	unsigned long rescued = memleak.nr_rescued;
+
+	(void)state;
+	make_heap();
+	host_memleak_on_stop_world = store_recorded;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	assert_false(is_suspect(white));
+	assert_int_equal(memleak.nr_rescued - rescued, 1);
+	/* Only the page written was read again (and the roots). */
+	assert_true(memleak.pause_bytes <= PAGE_SIZE + sizeof(roots) +
+						   NR_HELD * sizeof(long));
+	free_heap();
+}
+
+/*
+ * What the machine does not report is not read again: a write that
+ * tracking missed would be missed by the pause too (this is why only
+ * machines that record every write may say they track).
+ */
+static void test_unreported_write_not_read(void **state)
+{
+	(void)state;
+	make_heap();
+	host_memleak_on_stop_world = store_unrecorded;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	assert_true(is_suspect(white));
+	free_heap();
+}
+
+/*
+ * A block unreferenced during the mark, annotated as no leak just
+ * before the pause: gray, but never read. It holds the only pointer to
+ * the white block, written before the scan, so its page is not written
+ * since: the pause must read it in full all the same.
+ */
+static unsigned long *annotated;
+
+static void annotate(void)
+{
+	memleak_not_leak(annotated);
+}
+
+static void test_unread_gray_block_read(void **state)
+{
+	(void)state;
+	make_heap();
+	annotated = track(64, 1);
+	annotated[2] = (unsigned long)white;
+	host_memleak_on_stop_world = annotate;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	assert_false(is_suspect(white));
+	assert_false(is_suspect(annotated));
+	untrack(annotated);
+	free_heap();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_unwritten_blocks_not_read,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_untracked_reads_all,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_written_block_read_again,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_unreported_write_not_read,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_unread_gray_block_read,
+						memleak_test_setup,
+						memleak_test_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, memleak_group_setup, NULL);
+}
