@@ -16,6 +16,7 @@
  *   log.c         the hooks' fast path: per-CPU logs of recent allocations
  *   queue.c       the scan's queues of blocks
  *   scan.c        the scan, and its confirmation with the world stopped
+ *   written.c     the pages written while a scan runs (its pause)
  *   classify.c    suspects sorted: direct, indirect, possibly lost
  *   roots.c       the kernel's roots; stopping the other CPUs
  *   report.c      printing blocks and suspects

@@ -26,7 +26,10 @@
  * live part of every thread stack, where the registers of a parked CPU
  * or a switched-out thread are saved; only the white blocks can still
  * gain references, so a bitmap of their addresses passes over the rest
- * at little more than the cost of reading it. Blocks allocated after
+ * at little more than the cost of reading it. Where the machine records
+ * writes (written.c), a block the mark read whole (MEMLEAK_SCANNED) is
+ * read again only if one of its pages was written since the mark began:
+ * the others still hold what the mark read. Blocks allocated after
  * step 1 are never white in this scan (MEMLEAK_NEW): the roots may have
  * been scanned before their pointer was stored. A block confirmed white
  * stays so until it gains a reference (nothing can create a pointer to
