@@ -228,10 +228,15 @@ static void flush_tlb_all_ipi(void *info)
 	flush_tlb_all_local();
 }
 
+/*
+ * The CPUs a debugger holds (GDB's calls into the kernel) cannot answer
+ * a cross call: they are left out, and run nothing until it lets them go.
+ */
 void flush_tlb_all(void)
 {
 	flush_tlb_all_local();
-	smp_call_function(flush_tlb_all_ipi, NULL, true);
+	if (!READ_ONCE(smp_debugger_stopped))
+		smp_call_function(flush_tlb_all_ipi, NULL, true);
 }
 
 /* The shootdown: the other CPUs may still hold the old translations. */

@@ -9,6 +9,8 @@
  * area's) sets that mapping's bit: such memory is read through its own
  * addresses, outside RAM, which the caller counts as written anyway.
  *
+ * Under GDB's calls the other CPUs are held stopped: their TLBs are not
+ * flushed (flush_tlb_all()), and they write nothing while the scan runs.
  * One caller at a time (the leak collector's scan); the dirty bits are
  * read and cleared only here. Clearing races only with the CPUs setting
  * bits, for writes made before the flush: those were there to be read.

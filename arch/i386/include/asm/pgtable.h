@@ -26,7 +26,10 @@
 
 #include <asm-generic/pgtable.h>
 
-/* Every CPU's TLB, this one's and, through a cross call, the others'. */
+/*
+ * Every CPU's TLB, this one's and, through a cross call, the others'
+ * (but those a debugger holds stopped).
+ */
 void flush_tlb_all(void);
 
 static inline unsigned int pgd_index(unsigned long virt)
