@@ -236,6 +236,13 @@ static int cmd_stats(int argc, char **argv)
 	       memleak.pause_bytes,
 	       (unsigned long long)cycles_to_ns(memleak.max_pause_cycles) / 1000,
 	       memleak.nr_rescued, memleak.pause_failures);
+	if (memleak.pause_knew_writes)
+		printk("pause rereads:  only the pages written since the mark "
+		       "began: %lu blocks passed over in the last\n",
+		       memleak.pause_unwritten);
+	else
+		printk("pause rereads:  everything the mark read (written "
+		       "pages not tracked)\n");
 	printk("stack scanning: %s, pointers: %s, minimum age: %lu ms\n",
 	       memleak.stack_scan ? "on" : "off",
 	       memleak.interior ? "any interior pointer" : "start or alias",

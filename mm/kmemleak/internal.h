@@ -450,6 +450,8 @@ struct memleak_state {
 	u64 pause_cycles;	/* the last pause */
 	unsigned long pause_bytes;	/* read in the last pause */
 	u64 max_pause_cycles;
+	bool pause_knew_writes;	/* the last pause knew the written pages */
+	unsigned long pause_unwritten;	/* blocks it passed over: unwritten */
 };
 
 extern struct memleak_state memleak;
@@ -958,7 +960,8 @@ void memleak_resume_world(void);
  * on a machine that cannot tell, always counts as written.
  */
 void memleak_track_writes(void);
-void memleak_collect_writes(void);
+/* With the world stopped; false: every range counts as written. */
+bool memleak_collect_writes(void);
 bool memleak_range_written(unsigned long start, unsigned long end);
 void memleak_untrack_writes(void);
 /*

@@ -809,8 +809,10 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	if (b->flags & MEMLEAK_SCANNED) {
 		charge(PAGES_CHECK_WORDS);
 		if (!memleak_range_written(block_start(b),
-					   block_start(b) + b->size))
+					   block_start(b) + b->size)) {
+			memleak.pause_unwritten++;
 			return;
+		}
 	}
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
@@ -922,7 +924,8 @@ static void confirm_white_blocks(struct memleak_queue *list)
 		return;
 	}
 	t0 = arch_cycles();
-	memleak_collect_writes();
+	memleak.pause_knew_writes = memleak_collect_writes();
+	memleak.pause_unwritten = 0;
 	memleak.pause_bytes = 0;
 	scan_lock(&flags);
 	memleak.confirming = true;

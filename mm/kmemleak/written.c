@@ -50,12 +50,13 @@ void memleak_track_writes(void)
 }
 
 /* With the world stopped: what was written since the mark began. */
-void memleak_collect_writes(void)
+bool memleak_collect_writes(void)
 {
 	if (!tracking)
-		return;
+		return false;
 	memset(written, 0, bitmap_bytes());
 	known = arch_written_pages(written);
+	return known;
 }
 
 bool memleak_range_written(unsigned long start, unsigned long end)
