@@ -109,7 +109,11 @@ void memleak_scan_area(const void *ptr, unsigned long offset, size_t length);
  * Scan roots: memory that is not a tracked block but may hold pointers
  * to blocks. Each subsystem that owns such memory registers a function
  * with MEMLEAK_ROOT() from its own file; the scan calls every one, and
- * each calls memleak_scan_range() on its ranges.
+ * each calls memleak_scan_range() on its ranges. The scan's pause calls
+ * them again, and where it knows which pages were written, passes over
+ * the others: a root must give the same ranges within a scan, or read
+ * the ones that move (the live part of a stack) with
+ * memleak_scan_range_whole().
  */
 struct memleak_root {
 	const char *name;
@@ -126,6 +130,7 @@ extern const struct memleak_root __start_memleak_roots[];
 extern const struct memleak_root __stop_memleak_roots[];
 
 void memleak_scan_range(const void *start, const void *end);
+void memleak_scan_range_whole(const void *start, const void *end);
 
 void memleak_init(void);
 
@@ -201,6 +206,11 @@ static inline void memleak_scan_area(const void *ptr, unsigned long offset,
 		(void)fn;                                       \
 	}
 static inline void memleak_scan_range(const void *start, const void *end)
+{
+	(void)start, (void)end;
+}
+static inline void memleak_scan_range_whole(const void *start,
+					    const void *end)
 {
 	(void)start, (void)end;
 }

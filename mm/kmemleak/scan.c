@@ -407,7 +407,29 @@ static const char *root_name;
 static void *root_ctx;
 bool memleak_walking_roots;
 
-void memleak_scan_range(const void *start, const void *end)
+/*
+ * Set while the pause reads the roots, when it knows the written pages:
+ * a root gives the same ranges to the mark and to the pause, so its
+ * pages nobody wrote since the mark began are passed over.
+ */
+static bool roots_unwritten_skipped;
+
+/* [start, end) a page at a time, the unwritten pages passed over. */
+static void scan_written_pages(unsigned long start, unsigned long end,
+			       unsigned long *flags)
+{
+	while (start < end) {
+		unsigned long next = min(ALIGN(start + 1, PAGE_SIZE), end);
+
+		if (memleak_range_written(start, next))
+			scan_range_locked(start, next, NULL, flags);
+		else
+			spend(PAGES_CHECK_WORDS, flags);
+		start = next;
+	}
+}
+
+static void scan_root_range(const void *start, const void *end, bool whole)
 {
 	unsigned long flags;
 
@@ -419,8 +441,23 @@ void memleak_scan_range(const void *start, const void *end)
 		return;
 	}
 	scan_lock(&flags);
-	scan_range_locked((unsigned long)start, (unsigned long)end, NULL, &flags);
+	if (roots_unwritten_skipped && !whole)
+		scan_written_pages((unsigned long)start, (unsigned long)end,
+				   &flags);
+	else
+		scan_range_locked((unsigned long)start, (unsigned long)end,
+				  NULL, &flags);
 	scan_unlock(flags);
+}
+
+void memleak_scan_range(const void *start, const void *end)
+{
+	scan_root_range(start, end, false);
+}
+
+void memleak_scan_range_whole(const void *start, const void *end)
+{
+	scan_root_range(start, end, true);
 }
 
 /*
@@ -806,7 +843,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	    block_is_white(b))
 		return;
 	/* What the mark read and nobody wrote since holds nothing new. */
-	if (b->flags & MEMLEAK_SCANNED) {
+	if (memleak.pause_knew_writes && (b->flags & MEMLEAK_SCANNED)) {
 		charge(PAGES_CHECK_WORDS);
 		if (!memleak_range_written(block_start(b),
 					   block_start(b) + b->size)) {
@@ -931,7 +968,9 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	memleak.confirming = true;
 	scan_unlock(flags);
 	walk_reading_blocks(scan_if_not_white);
+	roots_unwritten_skipped = memleak.pause_knew_writes;
 	scan_roots();
+	roots_unwritten_skipped = false;
 	memleak_scan_pending();
 	drain_gray_list();
 	scan_lock(&flags);

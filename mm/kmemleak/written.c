@@ -39,20 +39,22 @@ void memleak_track_writes(void)
 	struct page *pages;
 
 	known = false;
-	written_order = get_order(bitmap_bytes());
-	pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
-	if (!pages)
-		return;
-	written = page_address(pages);
 	tracking = arch_track_written_pages();
 	if (!tracking)
+		return;
+	written_order = get_order(bitmap_bytes());
+	pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
+	if (!pages) {
 		memleak_untrack_writes();
+		return;
+	}
+	written = page_address(pages);
 }
 
 /* With the world stopped: what was written since the mark began. */
 bool memleak_collect_writes(void)
 {
-	if (!tracking)
+	if (!written)
 		return false;
 	memset(written, 0, bitmap_bytes());
 	known = arch_written_pages(written);

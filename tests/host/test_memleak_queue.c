@@ -327,30 +327,6 @@ static int teardown(void **state)
 }
 
 /* Every page the allocator has left, from the largest blocks down. */
-struct hoard {
-	struct page *page[4096];
-	unsigned int order[4096], nr;
-};
-
-static void take_all_pages(struct hoard *h)
-{
-	for (int order = MAX_ORDER - 1; order >= 0; order--) {
-		struct page *page;
-
-		while (h->nr < ARRAY_SIZE(h->page) &&
-		       (page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order))) {
-			h->page[h->nr] = page;
-			h->order[h->nr++] = order;
-		}
-	}
-}
-
-static void give_back_pages(struct hoard *h)
-{
-	while (h->nr--)
-		__free_pages(h->page[h->nr], h->order[h->nr]);
-}
-
 /*
  * Blocks freed while the collector is pinned need no memory: with none
  * left, the collector stays on and frees them all.

@@ -5,7 +5,9 @@
  * write_word() since tracking started. A block the mark read is read
  * again only when its page was written; a block that turned gray
  * without being read (an annotation during the scan) is read in full;
- * without tracking everything is read, as before.
+ * so are a root's pages only where written, but a range given whole;
+ * without tracking, or without memory for the bitmap, everything is
+ * read, as before.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +17,8 @@
 #include <kernel/bitops.h>
 #include <kernel/time.h>
 #include <kernel/written.h>
+
+#include <stdlib.h>
 #include "test_memleak.h"
 
 /* The machine as the test plays it. */
@@ -193,6 +197,104 @@ static void test_unread_gray_block_read(void **state)
 	free_heap();
 }
 
+/*
+ * A root in RAM (a page of the arena, no block), and one whose range
+ * moves: empty while the mark runs, given whole in the pause, as a
+ * stack's live part may grow.
+ */
+static unsigned long *root_page;
+static unsigned long *moving_root;
+
+static void scan_written_test_roots(void)
+{
+	if (root_page)
+		memleak_scan_range(root_page, root_page + PAGE_SIZE / sizeof(long));
+	if (moving_root && memleak.confirming)
+		memleak_scan_range_whole(moving_root, moving_root + 8);
+}
+MEMLEAK_ROOT("written test roots", scan_written_test_roots);
+
+static void store_in_root_recorded(void)
+{
+	write_word(&root_page[5], (unsigned long)white);
+}
+
+static void store_in_root_unrecorded(void)
+{
+	root_page[5] = (unsigned long)white;
+}
+
+static void test_root_pages(void (*store)(void), bool rescued)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+
+	assert_non_null(page);
+	root_page = page_address(page);
+	memset(root_page, 0, PAGE_SIZE);
+	make_heap();
+	host_memleak_on_stop_world = store;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	assert_int_equal(is_suspect(white), !rescued);
+	root_page = NULL;
+	__free_pages(page, 0);
+	free_heap();
+}
+
+/* A root's page written before the pause is read again; others are not. */
+static void test_written_root_page_read(void **state)
+{
+	(void)state;
+	test_root_pages(store_in_root_recorded, true);
+}
+
+static void test_unwritten_root_page_passed_over(void **state)
+{
+	(void)state;
+	test_root_pages(store_in_root_unrecorded, false);
+}
+
+/* A range the mark never saw, unwritten since: read whole all the same. */
+static void test_moving_root_read_whole(void **state)
+{
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+
+	(void)state;
+	assert_non_null(page);
+	make_heap();
+	moving_root = page_address(page);
+	memset(moving_root, 0, PAGE_SIZE);
+	moving_root[3] = (unsigned long)white;
+	scan_later();
+	assert_false(is_suspect(white));
+	moving_root = NULL;
+	__free_pages(page, 0);
+	free_heap();
+}
+
+/*
+ * No page left for the bitmap of written pages: the pause reads
+ * everything again, the collector stays on and reports the same.
+ */
+static void test_no_memory_for_the_bitmap(void **state)
+{
+	struct hoard *h = calloc(1, sizeof(*h));
+
+	(void)state;
+	assert_non_null(h);
+	make_heap();
+	memleak_flush_pending();
+	take_all_pages(h);
+	scan_later();
+	give_back_pages(h);
+	free(h);
+	assert_true(memleak.enabled);
+	assert_false(memleak.pause_knew_writes);
+	assert_true(is_suspect(white));
+	assert_true(memleak.pause_bytes >= NR_HELD * HELD_SIZE);
+	free_heap();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +311,18 @@ int main(void)
 						memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_unread_gray_block_read,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_written_root_page_read,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(
+			test_unwritten_root_page_passed_over,
+			memleak_test_setup, memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_moving_root_read_whole,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_no_memory_for_the_bitmap,
 						memleak_test_setup,
 						memleak_test_teardown),
 	};

@@ -1,7 +1,8 @@
 /*
  * Helpers shared by the host tests of mm/: a fresh allocator per test,
  * free pages counted with every CPU's caches drained, checks of what
- * the allocator reported, and a seeded random generator.
+ * the allocator reported, a seeded random generator, and every free
+ * page taken (out of memory).
  */
 #ifndef TEST_MM_H
 #define TEST_MM_H
@@ -94,6 +95,34 @@ static inline bool check_pattern(const void *p, size_t len, unsigned long id)
 		if (b[i] != pattern_byte(id, i))
 			return false;
 	return true;
+}
+
+/*
+ * Every free page of the allocator taken (out of memory for whatever
+ * comes next), and given back; the hoard is calloc'd by the test.
+ */
+struct hoard {
+	struct page *page[4096];
+	unsigned int order[4096], nr;
+};
+
+static inline void take_all_pages(struct hoard *h)
+{
+	for (int order = MAX_ORDER - 1; order >= 0; order--) {
+		struct page *page;
+
+		while (h->nr < ARRAY_SIZE(h->page) &&
+		       (page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order))) {
+			h->page[h->nr] = page;
+			h->order[h->nr++] = order;
+		}
+	}
+}
+
+static inline void give_back_pages(struct hoard *h)
+{
+	while (h->nr--)
+		__free_pages(h->page[h->nr], h->order[h->nr]);
 }
 
 #endif
