@@ -45,23 +45,6 @@ static void set_word(void *block, unsigned int index, const void *value)
 	((unsigned long *)block)[index] = (unsigned long)value;
 }
 
-/* Blocks are old enough to be reported once a scan runs 2 s later. */
-static void scan_later(void)
-{
-	jiffies += 2 * HZ;
-	assert_int_equal(memleak_scan(), 0);
-	assert_int_equal(host_irqs_off, 0);
-}
-
-static bool is_suspect(const void *p)
-{
-	struct memleak_block *b = memleak_lookup_block((unsigned long)p);
-
-	assert_non_null(b);
-	assert_int_equal(block_start(b), (unsigned long)p);
-	return b->flags & MEMLEAK_SUSPECT;
-}
-
 static unsigned long count_suspects(void)
 {
 	return count_blocks_flagged(MEMLEAK_SUSPECT);

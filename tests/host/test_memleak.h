@@ -9,6 +9,7 @@
 
 #include <kernel/memleak.h>
 #include <kernel/slab.h>
+#include <kernel/time.h>
 #include "../../mm/kmemleak/internal.h"
 #include "test_mm.h"
 
@@ -109,6 +110,24 @@ static inline void untrack(void *p)
 {
 	memleak_free(p);
 	kfree(p);
+}
+
+/* Blocks are old enough to be reported once a scan runs 2 s later. */
+static inline void scan_later(void)
+{
+	jiffies += 2 * HZ;
+	assert_int_equal(memleak_scan(), 0);
+	assert_int_equal(host_irqs_off, 0);
+}
+
+/* Whether the block starting at p is a suspect after the last scan. */
+static inline bool is_suspect(const void *p)
+{
+	struct memleak_block *b = memleak_lookup_block((unsigned long)p);
+
+	assert_non_null(b);
+	assert_int_equal(block_start(b), (unsigned long)p);
+	return b->flags & MEMLEAK_SUSPECT;
 }
 
 #endif

@@ -54,21 +54,6 @@ static void write_word(void *at, unsigned long value)
 	written_pages[nr_written++] = (unsigned long)at & PAGE_MASK;
 }
 
-static void scan_later(void)
-{
-	jiffies += 2 * HZ;
-	assert_int_equal(memleak_scan(), 0);
-	assert_int_equal(host_irqs_off, 0);
-}
-
-static bool is_suspect(const void *p)
-{
-	struct memleak_block *b = memleak_lookup_block((unsigned long)p);
-
-	assert_non_null(b);
-	return b->flags & MEMLEAK_SUSPECT;
-}
-
 /*
  * A heap for each test: NR_HELD blocks of HELD_SIZE bytes held from the
  * roots through an array, and one white block, so that the pause runs.
