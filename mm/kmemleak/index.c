@@ -765,58 +765,88 @@ static unsigned int next_unmarked(const struct page_entry *e, unsigned int i,
 	return i;
 }
 
+enum slab_walk {
+	EVERY_SLOT,		/* every block */
+	UNMARKED_SLOTS,		/* those whose slot is not marked */
+	UNREAD_SLOTS,		/* but, in an unwritten slab, those read whole */
+};
+
+/* How many blocks passed over cost a walk as much as one visited. */
+#define PASSED_PER_VISIT 4
+
 /*
- * The blocks of the slab of page entry e from slot *slot on, in address
- * order (every one, or those in an unmarked slot), at most max (at
- * least 1); *slot is where to go on, 0 when the slab is done. The
- * records lie in a row: the hardware fetches them ahead. Made twice,
- * unmarked_only a constant in each (below), so that a walk of every
- * block pays nothing for the other kind (in the scan's reset, a
- * window's walk took 2,700 more instructions on i386 when it did).
+ * The blocks of the slab of page entry e (at base) from slot *slot on,
+ * in address order, those kind says, at most max (at least 1) visits'
+ * worth; *slot is where to go on, 0 when the slab is done. The records
+ * lie in a row: the hardware fetches them ahead. Made three times, kind
+ * a constant in each (below), so that a walk of every block pays
+ * nothing for the other kinds (in the scan's reset, a window's walk
+ * took 2,700 more instructions on i386 when it did).
  */
 static __always_inline unsigned int
-walk_slab(const struct page_entry *e, unsigned int *slot, unsigned int max,
-	  bool unmarked_only,
+walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
+	  unsigned int max, enum slab_walk kind, unsigned int *passed_total,
 	  void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
 {
+	const struct slab_shape *sh = &shapes[e->shape];
 	struct memleak_block *r = records_of(e);
-	unsigned int nr_slots = shapes[e->shape].nr_slots;
-	unsigned int n = 0;
+	unsigned int nr_slots = sh->nr_slots;
+	unsigned int n = 0, passed = 0;
+	bool pass_read = kind == UNREAD_SLOTS &&
+			 !memleak_range_written(base, base + sh->nr_pages *
+								     PAGE_SIZE);
 
 	for (unsigned int i = *slot; i < nr_slots; i++) {
-		if (unmarked_only) {
+		if (kind == UNMARKED_SLOTS) {
 			i = next_unmarked(e, i, nr_slots);
 			if (i >= nr_slots)
 				break;
 		}
-		if (n == max) {
+		if (n + passed / PASSED_PER_VISIT >= max) {
 			*slot = i;
-			return n;
+			*passed_total += passed;
+			return max;
 		}
-		if (record_used(&r[i])) {
-			visit(&r[i], ctx);
-			n++;
+		if (!record_used(&r[i]))
+			continue;
+		if (pass_read && (r[i].flags & MEMLEAK_SCANNED)) {
+			passed++;
+			continue;
 		}
+		visit(&r[i], ctx);
+		n++;
 	}
 	*slot = 0;
-	return n;
+	*passed_total += passed;
+	return n + passed / PASSED_PER_VISIT;
 }
 
-/* The two kinds of walk_slab(), each a function of its own. */
+/* The kinds of walk_slab(), each a function of its own. */
 static __noinline unsigned int
-walk_every_slot(const struct page_entry *e, unsigned int *slot,
-		unsigned int max,
+walk_every_slot(const struct page_entry *e, unsigned long base,
+		struct memleak_index_pos *pos, unsigned int max,
 		void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
 {
-	return walk_slab(e, slot, max, false, visit, ctx);
+	return walk_slab(e, base, &pos->slot, max, EVERY_SLOT, &pos->passed,
+			 visit, ctx);
 }
 
 static __noinline unsigned int
-walk_unmarked_slots(const struct page_entry *e, unsigned int *slot,
-		    unsigned int max,
+walk_unmarked_slots(const struct page_entry *e, unsigned long base,
+		    struct memleak_index_pos *pos, unsigned int max,
 		    void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
 {
-	return walk_slab(e, slot, max, true, visit, ctx);
+	return walk_slab(e, base, &pos->slot, max, UNMARKED_SLOTS,
+			 &pos->passed, visit, ctx);
+}
+
+static __noinline unsigned int
+walk_unread_slots(const struct page_entry *e, unsigned long base,
+		  struct memleak_index_pos *pos, unsigned int max,
+		  void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
+{
+	return walk_slab(e, base, &pos->slot, max, UNREAD_SLOTS, &pos->passed,
+			 visit, ctx);
 }
 
 /*
@@ -836,7 +866,7 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx)
 {
-	unsigned long nr_pages = max_pfn - min_pfn;
+	unsigned long nr_pages = max_pfn - min_pfn, base;
 	unsigned int n = 0;
 
 	if (!slab_starts)
@@ -858,14 +888,17 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			break;
 		if (n >= max)
 			return true;
+		base = (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
 		if (!e->nr_used)
 			pos->slot = 0;	/* none left in it */
 		else if (pos->unmarked_only)
-			n += walk_unmarked_slots(e, &pos->slot, max - n, visit,
+			n += walk_unmarked_slots(e, base, pos, max - n, visit,
 						 ctx) + marks_cost(e);
+		else if (pos->unread_only)
+			n += walk_unread_slots(e, base, pos, max - n, visit,
+					       ctx);
 		else
-			n += walk_every_slot(e, &pos->slot, max - n, visit,
-					     ctx);
+			n += walk_every_slot(e, base, pos, max - n, visit, ctx);
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;

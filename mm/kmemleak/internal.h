@@ -685,7 +685,11 @@ void memleak_index_clear_all_marks(void);
  * time: after a scan's marking, what is left are the blocks that may be
  * white. Each slab it looks into counts as blocks visited (two, and two
  * per word of its marks), so that a call's work stays bounded however
- * many it passes over.
+ * many it passes over. A walk from MEMLEAK_INDEX_WALK_UNREAD, for the
+ * scan's pause, passes over the slab objects the mark read whole
+ * (MEMLEAK_SCANNED) in a slab none of whose pages was written since the
+ * mark began (memleak_range_written()), PASSED_PER_VISIT of them
+ * counting as one visit; pos->passed adds up how many it passed over.
  */
 struct memleak_index_pos {
 	unsigned long page;	/* the page entries' next */
@@ -693,9 +697,12 @@ struct memleak_index_pos {
 	unsigned long key;	/* the tree's next start page */
 	bool tree_done;
 	bool unmarked_only;	/* slab objects: only those not marked */
+	bool unread_only;	/* slab objects: not those read, unwritten */
+	unsigned int passed;	/* blocks passed over unread, so far */
 };
-#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false, false }
-#define MEMLEAK_INDEX_WALK_UNMARKED { 0, 0, 0, false, true }
+#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false, false, false, 0 }
+#define MEMLEAK_INDEX_WALK_UNMARKED { 0, 0, 0, false, true, false, 0 }
+#define MEMLEAK_INDEX_WALK_UNREAD { 0, 0, 0, false, false, true, 0 }
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx);

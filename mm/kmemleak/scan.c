@@ -72,6 +72,8 @@
 #define SKIP_WORDS 4
 /* What looking up a block's pages costs besides, in step 5 (written.c). */
 #define PAGES_CHECK_WORDS 16
+/* What a block the pause's walk passes over unvisited costs, in words. */
+#define PASSED_WORDS 4
 /* How far ahead in the gray queue the next blocks are prefetched. */
 #define PREFETCH_AHEAD 4
 
@@ -874,7 +876,10 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 /*
  * The pause's walk reads every block it visits in full: a few blocks at
  * a time, and a new window once they have spent the budget (a block
- * larger than the budget is left to the gray queue's drain).
+ * larger than the budget is left to the gray queue's drain). Knowing
+ * the written pages, it does not even visit the blocks the mark read
+ * whole in a slab nobody wrote (MEMLEAK_INDEX_WALK_UNREAD), and those
+ * it passes over cost the window PASSED_WORDS each.
  */
 #define READ_BATCH 16
 
@@ -883,14 +888,17 @@ static void walk_reading_blocks(void (*visit)(struct memleak_block *b,
 {
 	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
 	unsigned long flags;
+	bool more;
 
+	if (memleak.pause_knew_writes)
+		pos = (struct memleak_index_pos)MEMLEAK_INDEX_WALK_UNREAD;
 	scan_lock(&flags);
-	while (memleak_index_walk(&pos, READ_BATCH, visit, NULL)) {
-		if (budget)
-			continue;
-		scan_unlock(flags);
-		scan_lock(&flags);
-	}
+	do {
+		more = memleak_index_walk(&pos, READ_BATCH, visit, NULL);
+		memleak.pause_unwritten += pos.passed;
+		spend(pos.passed * PASSED_WORDS, &flags);
+		pos.passed = 0;
+	} while (more);
 	scan_unlock(flags);
 }
 

@@ -76,11 +76,12 @@ def check_list_and_clear(tap, arch, k):
     # The pause that confirmed the ten: on i386 it read again only the
     # blocks on pages written since the mark began (dirty bits), and of
     # the twenty-odd blocks reachable here most were not (21 of 22 when
-    # measured); ARM has no dirty bits.
+    # measured; how many depends on what else wrote meanwhile); ARM has
+    # no dirty bits.
     m = re.search(r"pause rereads: +only the pages written since the mark "
                   r"began: (\d+) blocks passed over in the last", out)
     if arch == "i386":
-        tap.ok(m and int(m.group(1)) >= 10,
+        tap.ok(m and int(m.group(1)) > 0,
                "%s: memleak stats: the pause passed over unwritten blocks" % arch,
                out)
     else:
