@@ -3,13 +3,14 @@
  * page written after tracking starts is reported, one left alone is
  * not, and a page written just before (its translation cached with the
  * dirty bit set) is reported after a second write, which only the TLB
- * flush makes sure of.
+ * flush makes sure of: on this CPU, and with several, on another one.
  */
 #include <kernel/bitops.h>
 #include <kernel/gfp.h>
 #include <kernel/ktest.h>
 #include <kernel/mm.h>
 #include <kernel/slab.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/written.h>
 
@@ -52,8 +53,46 @@ out:
 	kfree(bits);
 }
 
+static void write_first_word(void *page)
+{
+	*(volatile unsigned long *)page = 1;
+}
+
+/*
+ * Another CPU writes a page before tracking starts (its own TLB caches
+ * the translation dirty) and again after: only the cross call that
+ * flushes every CPU's TLB makes the second write set the bit again.
+ * With one CPU there is nothing to test.
+ */
+static void test_other_cpu_writes(struct ktest *t)
+{
+	size_t bytes = BITS_TO_LONGS(max_pfn - min_pfn) * sizeof(long);
+	unsigned long *bits = kzalloc(bytes, GFP_KERNEL);
+	struct page *page = alloc_pages(GFP_KERNEL, 0);
+	unsigned int other = smp_processor_id() ? 0 : 1;
+	void *p;
+
+	KEXPECT(t, bits && page);
+	if (!bits || !page || !cpu_online(other))
+		goto out;
+	p = page_address(page);
+	KEXPECT_EQ(t, smp_call_function_single(other, write_first_word, p,
+					       true), 0);
+	KEXPECT(t, arch_track_written_pages());
+	KEXPECT_EQ(t, smp_call_function_single(other, write_first_word, p,
+					       true), 0);
+	KEXPECT(t, arch_written_pages(bits));
+	KEXPECT(t, page_written(bits, p));
+	arch_untrack_written_pages();
+out:
+	if (page)
+		__free_pages(page, 0);
+	kfree(bits);
+}
+
 static const struct ktest_case written_cases[] = {
 	KTEST_CASE(test_written_pages),
+	KTEST_CASE(test_other_cpu_writes),
 	{ 0 },
 };
 KTEST_SUITE("written", written_cases);
