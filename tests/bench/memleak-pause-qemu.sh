@@ -6,7 +6,10 @@
 # Each row gives the pause against the whole scan of the same heap: the
 # pause should grow with the memory read (N), barely with the number of
 # suspects (LEAKS), and be none without them; the longest window with
-# interrupts off should not grow with either. Counted as in
+# interrupts off should not grow with either. On i386 the pause reads
+# only the pages written since the mark began (docs/memleak.md, "Written
+# pages"), so there its instructions per byte read are mostly the walk
+# of the index, not reading. Counted as in
 # memleak-scan-qemu.sh (-icount, one count one instruction), one CPU, so
 # the parking itself is not in the figure.
 set -u
