@@ -21,7 +21,10 @@
 #include <stdlib.h>
 #include "test_memleak.h"
 
-/* The machine as the test plays it. */
+/*
+ * The machine as the test plays it: defined here, these take the place
+ * of mm/written_untracked.c's (the host library's, which cannot track).
+ */
 #define MAX_WRITTEN 16
 static bool tracking_works = true;
 static unsigned long written_pages[MAX_WRITTEN];
