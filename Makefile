@@ -411,17 +411,20 @@ SERIAL_TESTS := tests/boot/smp.t tests/boot/memleak_smp.t
 TOOL_TESTS := $(sort $(wildcard tests/tools/*.t))
 
 # Both kernels (test images, configs/test.config), the ISO and the host
-# tests first, then one prove run.
+# tests first, then one prove run. --comments: a failing subtest's
+# diagnostics (the end of its console, tests/lib/kqemu.py) show in the
+# log, so that a failure seen once on CI can be read afterwards.
+PROVE := prove --exec '' --timer --comments
 test: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
 	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory host-tests fuzz
-	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP prove --exec '' -j2 --timer \
+	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP $(PROVE) -j2 \
 		$(HOST_TESTS) $(FUZZ_TESTS) \
 		$(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) $(TOOL_TESTS)
-	$(Q)prove --exec '' --timer $(SERIAL_TESTS)
+	$(Q)$(PROVE) $(SERIAL_TESTS)
 
 # The QEMU tests alone (tests/boot/), on both kernels and the ISO.
 boot-tests: check-tools
@@ -429,9 +432,9 @@ boot-tests: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
 	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
-	$(Q)prove --exec '' -j2 --timer \
-		$(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) $(TOOL_TESTS)
-	$(Q)prove --exec '' --timer $(SERIAL_TESTS)
+	$(Q)$(PROVE) -j2 $(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) \
+		$(TOOL_TESTS)
+	$(Q)$(PROVE) $(SERIAL_TESTS)
 
 # The collector's SMP stress at full size: 1,000,000 operations racing
 # background scans, on 2 and 4 CPUs of both arches (tests/boot/
