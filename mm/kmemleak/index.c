@@ -821,23 +821,26 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 	return n + passed / PASSED_PER_VISIT;
 }
 
-/* The kinds of walk_slab(), each a function of its own. */
+/*
+ * The kinds of walk_slab(), each a function of its own; only the pause's
+ * needs the slab's address (base), to look up its pages.
+ */
 static __noinline unsigned int
-walk_every_slot(const struct page_entry *e, unsigned long base,
-		struct memleak_index_pos *pos, unsigned int max,
+walk_every_slot(const struct page_entry *e, struct memleak_index_pos *pos,
+		unsigned int max,
 		void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
 {
-	return walk_slab(e, base, &pos->slot, max, EVERY_SLOT, &pos->passed,
+	return walk_slab(e, 0, &pos->slot, max, EVERY_SLOT, &pos->passed,
 			 visit, ctx);
 }
 
 static __noinline unsigned int
-walk_unmarked_slots(const struct page_entry *e, unsigned long base,
-		    struct memleak_index_pos *pos, unsigned int max,
+walk_unmarked_slots(const struct page_entry *e, struct memleak_index_pos *pos,
+		    unsigned int max,
 		    void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
 {
-	return walk_slab(e, base, &pos->slot, max, UNMARKED_SLOTS,
-			 &pos->passed, visit, ctx);
+	return walk_slab(e, 0, &pos->slot, max, UNMARKED_SLOTS, &pos->passed,
+			 visit, ctx);
 }
 
 static __noinline unsigned int
@@ -847,6 +850,12 @@ walk_unread_slots(const struct page_entry *e, unsigned long base,
 {
 	return walk_slab(e, base, &pos->slot, max, UNREAD_SLOTS, &pos->passed,
 			 visit, ctx);
+}
+
+/* The address of page entry number page (pfn min_pfn + page). */
+static unsigned long page_addr(unsigned long page)
+{
+	return (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
 }
 
 /*
@@ -866,7 +875,7 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			void (*visit)(struct memleak_block *b, void *ctx),
 			void *ctx)
 {
-	unsigned long nr_pages = max_pfn - min_pfn, base;
+	unsigned long nr_pages = max_pfn - min_pfn;
 	unsigned int n = 0;
 
 	if (!slab_starts)
@@ -888,17 +897,16 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			break;
 		if (n >= max)
 			return true;
-		base = (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
 		if (!e->nr_used)
 			pos->slot = 0;	/* none left in it */
 		else if (pos->unmarked_only)
-			n += walk_unmarked_slots(e, base, pos, max - n, visit,
-						 ctx) + marks_cost(e);
+			n += walk_unmarked_slots(e, pos, max - n, visit, ctx) +
+			     marks_cost(e);
 		else if (pos->unread_only)
-			n += walk_unread_slots(e, base, pos, max - n, visit,
-					       ctx);
+			n += walk_unread_slots(e, page_addr(page), pos, max - n,
+					       visit, ctx);
 		else
-			n += walk_every_slot(e, base, pos, max - n, visit, ctx);
+			n += walk_every_slot(e, pos, max - n, visit, ctx);
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;

@@ -23,9 +23,9 @@
 #include <kernel/written.h>
 #include "internal.h"
 
-static unsigned long *written;	/* bit pfn - min_pfn: written since */
+/* Bit pfn - min_pfn: written since. Not NULL: the arch records writes. */
+static unsigned long *written;
 static unsigned int written_order;
-static bool tracking;		/* the arch records writes for this scan */
 static bool known;		/* written[] says which pages were written */
 
 static size_t bitmap_bytes(void)
@@ -39,13 +39,12 @@ void memleak_track_writes(void)
 	struct page *pages;
 
 	known = false;
-	tracking = arch_track_written_pages();
-	if (!tracking)
+	if (!arch_track_written_pages())
 		return;
 	written_order = get_order(bitmap_bytes());
 	pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
 	if (!pages) {
-		memleak_untrack_writes();
+		arch_untrack_written_pages();
 		return;
 	}
 	written = page_address(pages);
@@ -77,10 +76,10 @@ bool memleak_range_written(unsigned long start, unsigned long end)
 
 void memleak_untrack_writes(void)
 {
-	if (tracking)
-		arch_untrack_written_pages();
-	tracking = known = false;
-	if (written)
-		__free_pages(virt_to_page(written), written_order);
+	known = false;
+	if (!written)
+		return;
+	arch_untrack_written_pages();
+	__free_pages(virt_to_page(written), written_order);
 	written = NULL;
 }

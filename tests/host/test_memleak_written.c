@@ -86,6 +86,14 @@ static void free_heap(void)
 	untrack(white);
 }
 
+/* A scan with late() run just before the pause, as another CPU might. */
+static void scan_with_late(void (*late)(void))
+{
+	host_memleak_on_stop_world = late;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+}
+
 /* Nothing written: the pause reads the roots and no block again. */
 static void test_unwritten_blocks_not_read(void **state)
 {
@@ -130,9 +138,7 @@ static void test_written_block_read_again(void **state)
 
 	(void)state;
 	make_heap();
-	host_memleak_on_stop_world = store_recorded;
-	scan_later();
-	host_memleak_on_stop_world = NULL;
+	scan_with_late(store_recorded);
 	assert_false(is_suspect(white));
 	assert_int_equal(memleak.nr_rescued - rescued, 1);
 	/* Only the page written was read again (and the roots). */
@@ -150,9 +156,7 @@ static void test_unreported_write_not_read(void **state)
 {
 	(void)state;
 	make_heap();
-	host_memleak_on_stop_world = store_unrecorded;
-	scan_later();
-	host_memleak_on_stop_world = NULL;
+	scan_with_late(store_unrecorded);
 	assert_true(is_suspect(white));
 	free_heap();
 }
@@ -176,9 +180,7 @@ static void test_unread_gray_block_read(void **state)
 	make_heap();
 	annotated = track(64, 1);
 	annotated[2] = (unsigned long)white;
-	host_memleak_on_stop_world = annotate;
-	scan_later();
-	host_memleak_on_stop_world = NULL;
+	scan_with_late(annotate);
 	assert_false(is_suspect(white));
 	assert_false(is_suspect(annotated));
 	untrack(annotated);
@@ -220,9 +222,7 @@ static void test_root_pages(void (*store)(void), bool rescued)
 	root_page = page_address(page);
 	memset(root_page, 0, PAGE_SIZE);
 	make_heap();
-	host_memleak_on_stop_world = store;
-	scan_later();
-	host_memleak_on_stop_world = NULL;
+	scan_with_late(store);
 	assert_int_equal(is_suspect(white), !rescued);
 	root_page = NULL;
 	__free_pages(page, 0);
