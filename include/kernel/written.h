@@ -19,12 +19,11 @@
  * every address outside RAM as written.
  *
  * Who implements it: arch/i386/written.c, from the page tables' dirty
- * bits (CONFIG_ARCH_TRACKS_WRITTEN_PAGES). Everyone else builds
- * mm/written_untracked.c, which always says it cannot: ARMv7's page
- * tables have no dirty bit, and the host's only way (userfaultfd's
- * write protection) costs a fault per page written, which on the
- * machines measured made a scan slower than reading everything again
- * (docs/memleak.md). Called by one thread at a time (the running scan).
+ * bits (CONFIG_ARCH_TRACKS_WRITTEN_PAGES); arch/host/written.c, for the
+ * host library, which runs one thread, so that nothing but the scan
+ * runs between the two calls (unless a test plays another CPU). ARM
+ * builds mm/written_untracked.c, which always says it cannot: ARMv7's
+ * page tables have no dirty bit. Called by one thread at a time (the running scan).
  */
 #ifndef KERNEL_WRITTEN_H
 #define KERNEL_WRITTEN_H

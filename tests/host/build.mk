@@ -17,7 +17,8 @@ HOST_MEMLEAK_USERS := $(wildcard tests/host/test_memleak*.c) \
 	tests/bench/peers/ours.c
 HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 	$(filter-out arch/host/memleak.c,$(wildcard arch/host/*.c)) \
-	$(filter-out %_test.c mm/vmalloc%.c mm/pgtable.c mm/leaktest%.c,\
+	$(filter-out %_test.c mm/vmalloc%.c mm/pgtable.c mm/leaktest%.c \
+		mm/written_untracked.c,\
 		$(wildcard mm/*.c)) \
 	$(HOST_MEMLEAK_SRCS) \
 	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c) \

@@ -663,6 +663,61 @@ static void test_pause_rescues_among_many_whites(void **state)
 		untrack(many[i]);
 }
 
+/*
+ * The host library runs one thread, so nothing but the scan runs between
+ * the mark and the pause (arch/host/written.c): the pause reads again
+ * none of the blocks the mark read, only the roots outside the arena.
+ */
+static void test_pause_passes_over_unwritten_memory(void **state)
+{
+	void **held = track(1024, 1), *white = track(64, 1);
+
+	(void)state;
+	for (unsigned int i = 0; i < 8; i++)
+		held[i] = track(512, 1);
+	roots[0] = (unsigned long)held;
+	scan_later();
+	assert_true(memleak.pause_knew_writes);
+	assert_true(is_suspect(white));
+	assert_false(is_suspect(held[7]));
+	assert_true(memleak.pause_bytes <= sizeof(roots));
+	roots[0] = 0;
+	for (unsigned int i = 0; i < 8; i++)
+		untrack(held[i]);
+	untrack(held);
+	untrack(white);
+}
+
+static void **late_holder;
+static void *late_target;
+
+static void store_into_block(void)
+{
+	late_holder[5] = late_target;
+}
+
+/*
+ * A test playing another CPU stores into a block the mark read: the host
+ * cannot see that store, so the pause reads everything again and finds it.
+ */
+static void test_pause_reads_everything_after_another_cpu(void **state)
+{
+	(void)state;
+	late_holder = track(256, 1);
+	memset(late_holder, 0, 256);
+	late_target = track(64, 1);
+	roots[0] = (unsigned long)late_holder;
+	host_memleak_on_stop_world = store_into_block;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	assert_false(memleak.pause_knew_writes);
+	assert_false(is_suspect(late_target));
+	assert_true(memleak.pause_bytes >= 256);
+	roots[0] = 0;
+	untrack(late_target);
+	untrack(late_holder);
+}
+
 /* The 'memleak' command prints Linux's report, and clear hides it. */
 static void test_report_format(void **state)
 {
@@ -1073,6 +1128,12 @@ int main(void)
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_pause_rescues_among_many_whites,
+			memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pause_passes_over_unwritten_memory,
+			memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pause_reads_everything_after_another_cpu,
 			memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_checksum_table,
 						memleak_test_setup, teardown),
