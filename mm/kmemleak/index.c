@@ -98,6 +98,13 @@ static unsigned int page_entries_order, page_records_order, slab_starts_order;
  *           block's first reference, gray without reading the block
  *           (memleak_index_scan_lookup()).
  *
+ * Beside each pair, in an array of its own indexed alike (read_bits):
+ *
+ *   read    the running scan's mark has read this block whole (cleared
+ *           with the marks, and when the slot's block is freed): the
+ *           pause passes it over if nobody wrote its slab since, a word
+ *           of these bits at a time, its record unread.
+ *
  * Runs are a power of two of pairs long, from a free list per length
  * (linked through the simple words, which are never cleared whole) or
  * from the end of the pool, which doubles when full. Bit patterns, no
@@ -108,6 +115,7 @@ struct bit_pair {
 };
 #define RUN_ORDERS 16
 static struct bit_pair *bit_pool;
+static unsigned long *read_bits;	/* pool_pairs words: read whole */
 static unsigned long pool_pairs;	/* capacity, in pairs */
 static unsigned long pool_end;		/* pairs handed out so far */
 static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
@@ -172,6 +180,11 @@ static void free_table(void *table, unsigned int order)
 static unsigned int pool_order(unsigned long pairs)
 {
 	return get_order(pairs * sizeof(struct bit_pair));
+}
+
+static unsigned int read_bits_order(unsigned long pairs)
+{
+	return get_order(pairs * sizeof(long));
 }
 
 /*
@@ -259,7 +272,8 @@ unsigned long memleak_index_table_pages(void)
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
 	if (pool_pairs)
-		pages += 1ul << pool_order(pool_pairs);
+		pages += (1ul << pool_order(pool_pairs)) +
+			 (1ul << read_bits_order(pool_pairs));
 	return pages;
 }
 
@@ -300,17 +314,25 @@ static bool grow_pool(unsigned long pairs)
 	unsigned long least = PAGE_SIZE / sizeof(struct bit_pair);
 	unsigned long n = max(pool_pairs * 2, least);
 	struct bit_pair *pool;
+	unsigned long *read;
 
 	while (n < pool_end + pairs)
 		n *= 2;
 	pool = alloc_table(pool_order(n));
-	if (!pool)
+	read = alloc_table(read_bits_order(n));
+	if (!pool || !read) {
+		free_table(pool, pool_order(n));
+		free_table(read, read_bits_order(n));
 		return false;
+	}
 	if (pool_pairs) {
 		memcpy(pool, bit_pool, pool_end * sizeof(*pool));
+		memcpy(read, read_bits, pool_end * sizeof(*read));
 		free_table(bit_pool, pool_order(pool_pairs));
+		free_table(read_bits, read_bits_order(pool_pairs));
 	}
 	bit_pool = pool;
+	read_bits = read;
 	pool_pairs = n;
 	return true;
 }
@@ -333,6 +355,7 @@ static bool alloc_run(unsigned int pairs, u32 *first)
 		pool_end += 1u << order;
 	}
 	memset(&bit_pool[*first], 0, (1u << order) * sizeof(struct bit_pair));
+	memset(&read_bits[*first], 0, (1u << order) * sizeof(long));
 	return true;
 }
 
@@ -348,8 +371,10 @@ unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
 {
 	unsigned long end = min(pool_end, from + words);
 
-	for (; from < end; from++)
+	for (; from < end; from++) {
 		bit_pool[from].mark = 0;
+		read_bits[from] = 0;
+	}
 	return from < pool_end ? from : 0;
 }
 
@@ -578,6 +603,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
 	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
+	read_bits[pair_index(e->first_pair, i)] &= ~bit_mask(i);	/* unread */
 	if (block_is_simple(r, sh, base, i))
 		bits->simple |= bit_mask(i);
 	first_entry(e, start, base)->nr_used++;
@@ -592,6 +618,7 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 	unsigned long start = block_start(b);
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
+	read_bits[pair_index(e->first_pair, i)] &= ~bit_mask(i);
 	b->flags = 0;
 	first_entry(e, start, start & shapes[e->shape].mask)->nr_used--;
 }
@@ -722,6 +749,28 @@ void memleak_index_mark(const struct memleak_block *b)
 		bits_of(e, i)->mark |= bit_mask(i);
 }
 
+/* Slab objects keep it in the read bits, the blocks outside slabs in a flag. */
+void memleak_index_set_read(struct memleak_block *b)
+{
+	unsigned int i;
+	struct page_entry *e = slot_of_block(b, &i);
+
+	if (e)
+		read_bits[pair_index(e->first_pair, i)] |= bit_mask(i);
+	else
+		b->flags |= MEMLEAK_SCANNED;
+}
+
+bool memleak_index_was_read(const struct memleak_block *b)
+{
+	unsigned int i;
+	struct page_entry *e = slot_of_block(b, &i);
+
+	if (e)
+		return read_bits[pair_index(e->first_pair, i)] & bit_mask(i);
+	return b->flags & MEMLEAK_SCANNED;
+}
+
 void memleak_index_update(const struct memleak_block *b)
 {
 	unsigned int i;
@@ -748,15 +797,18 @@ bool memleak_index_page_used(unsigned long addr)
 /* Walks                                                               */
 
 /*
- * The first slot from i on whose mark is clear (nr_slots or more:
- * none), a word of the slab's marks at a time.
+ * The first slot from i on whose bit is clear (nr_slots or more: none),
+ * a word at a time: in the slab's marks, or in its read bits.
  */
-static unsigned int next_unmarked(const struct page_entry *e, unsigned int i,
-				  unsigned int nr_slots)
+static unsigned int next_clear(const struct page_entry *e, unsigned int i,
+			       unsigned int nr_slots, bool in_read_bits)
 {
 	while (i < nr_slots) {
 		unsigned int bit = i % BITS_PER_LONG;
-		unsigned long clear = ~bits_of(e, i)->mark >> bit;
+		unsigned long word = in_read_bits ?
+					     read_bits[pair_index(e->first_pair, i)] :
+					     bits_of(e, i)->mark;
+		unsigned long clear = ~word >> bit;
 
 		if (clear)
 			return i + (unsigned int)__builtin_ctzl(clear);
@@ -798,7 +850,15 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 
 	for (unsigned int i = *slot; i < nr_slots; i++) {
 		if (kind == UNMARKED_SLOTS) {
-			i = next_unmarked(e, i, nr_slots);
+			i = next_clear(e, i, nr_slots, false);
+			if (i >= nr_slots)
+				break;
+		} else if (pass_read) {
+			/* A read bit is set only in a used slot. */
+			unsigned int next = next_clear(e, i, nr_slots, true);
+
+			passed += min(next, nr_slots) - i;
+			i = next;
 			if (i >= nr_slots)
 				break;
 		}
@@ -809,10 +869,6 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 		}
 		if (!record_used(&r[i]))
 			continue;
-		if (pass_read && (r[i].flags & MEMLEAK_SCANNED)) {
-			passed++;
-			continue;
-		}
 		visit(&r[i], ctx);
 		n++;
 	}

@@ -27,8 +27,9 @@
  * or a switched-out thread are saved; only the white blocks can still
  * gain references, so a bitmap of their addresses passes over the rest
  * at little more than the cost of reading it. Where the machine records
- * writes (written.c), a block the mark read whole (MEMLEAK_SCANNED) is
- * read again only if one of its pages was written since the mark began:
+ * writes (written.c), a block the mark read whole
+ * (memleak_index_set_read()) is read again only if one of its pages was
+ * written since the mark began:
  * the others still hold what the mark read. Blocks allocated after
  * step 1 are never white in this scan (MEMLEAK_NEW): the roots may have
  * been scanned before their pointer was stored. A block confirmed white
@@ -547,7 +548,7 @@ static void drain_gray_list(void)
 		b->flags &= ~MEMLEAK_CONFIRMED;
 		/* Read whole: the pause passes over it if nobody writes it. */
 		if (!block_is_black(b) && scan_gray_block(b, &flags))
-			b->flags |= MEMLEAK_SCANNED;
+			memleak_index_set_read(b);
 	}
 	scan_unlock(flags);
 }
@@ -808,6 +809,7 @@ static unsigned long build_white_filter(struct memleak_queue *list)
 	size_filter(list->nr);
 	scan_lock(&flags);
 	memleak_queue_for_each(list, chunk, i, b) {
+		memleak_queue_prefetch_record(chunk, i);
 		spend(BLOCK_WORDS, &flags);
 		if (!still_queued(b) || !block_is_white(b))
 			continue;
@@ -845,7 +847,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	    block_is_white(b))
 		return;
 	/* What the mark read and nobody wrote since holds nothing new. */
-	if (memleak.pause_knew_writes && (b->flags & MEMLEAK_SCANNED)) {
+	if (memleak.pause_knew_writes && memleak_index_was_read(b)) {
 		charge(PAGES_CHECK_WORDS);
 		if (!memleak_range_written(block_start(b),
 					   block_start(b) + b->size)) {
@@ -937,6 +939,7 @@ static void note_confirmed(struct memleak_queue *list, unsigned long *flags)
 	unsigned int i;
 
 	memleak_queue_for_each(list, chunk, i, b) {
+		memleak_queue_prefetch_record(chunk, i);
 		spend(BLOCK_WORDS, flags);
 		if (!still_queued(b))
 			continue;

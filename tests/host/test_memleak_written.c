@@ -188,6 +188,64 @@ static void test_unread_gray_block_read(void **state)
 }
 
 /*
+ * The same block read whole by one scan, then annotated unread in the
+ * next: what the mark read is forgotten when a scan starts, so the
+ * pause of the second scan reads it.
+ */
+static void test_read_forgotten_by_next_scan(void **state)
+{
+	(void)state;
+	make_heap();
+	annotated = track(64, 1);
+	annotated[2] = (unsigned long)white;
+	roots[1] = (unsigned long)annotated;
+	scan_later();
+	assert_false(is_suspect(white));
+	roots[1] = 0;
+	scan_with_late(annotate);
+	assert_false(is_suspect(white));
+	assert_false(is_suspect(annotated));
+	untrack(annotated);
+	free_heap();
+}
+
+/*
+ * A block the mark read is freed before the pause, and its slot taken
+ * by a larger new block at the same start, as an allocator reusing the
+ * memory would give it (the collector is told of both; the memory is
+ * not touched, so no page is written): the new block's tail, which the
+ * mark never read, holds the only pointer to the white block. What the
+ * mark read belongs to the old block, so the pause reads the new one.
+ */
+#define SMALL_SIZE 64
+#define LATE_WORD 20	/* past SMALL_SIZE, within HELD_SIZE */
+static unsigned long *reused_slot;
+
+static void reuse_read_slot(void)
+{
+	memleak_free(reused_slot);
+	memleak_alloc(reused_slot, HELD_SIZE, 1);
+	memleak_flush_pending();	/* a record now, not a logged allocation */
+}
+
+static void test_reused_slot_read(void **state)
+{
+	(void)state;
+	make_heap();
+	reused_slot = kzalloc(HELD_SIZE, GFP_KERNEL);
+	reused_slot[LATE_WORD] = (unsigned long)white;
+	memleak_alloc(reused_slot, SMALL_SIZE, 1);
+	roots[1] = (unsigned long)reused_slot;
+	scan_with_late(reuse_read_slot);
+	assert_false(is_suspect(white));
+	assert_true(memleak_lookup_block((unsigned long)reused_slot)->flags &
+		    MEMLEAK_NEW);
+	roots[1] = 0;
+	untrack(reused_slot);
+	free_heap();
+}
+
+/*
  * A root in RAM (a page of the arena, no block), and one whose range
  * moves: empty while the mark runs, given whole in the pause, as a
  * stack's live part may grow.
@@ -299,6 +357,12 @@ int main(void)
 						memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_unread_gray_block_read,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_read_forgotten_by_next_scan,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_reused_slot_read,
 						memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_written_root_page_read,
