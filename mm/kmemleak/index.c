@@ -100,10 +100,12 @@ static unsigned int page_entries_order, page_records_order, slab_starts_order;
  *
  * Beside each pair, in an array of its own indexed alike (read_bits):
  *
- *   read    the running scan's mark has read this block whole (cleared
- *           with the marks, and when the slot's block is freed): the
- *           pause passes it over if nobody wrote its slab since, a word
- *           of these bits at a time, its record unread.
+ *   read    the running scan queued this block at its first reference
+ *           (the simple ones, above), so that the mark's drain reads it
+ *           whole before the pause looks; cleared with the marks, and
+ *           when the slot's block is freed. The pause passes over a
+ *           slab nobody wrote since the mark began a word of these bits
+ *           at a time, the records of the blocks read unread.
  *
  * Runs are a power of two of pairs long, from a free list per length
  * (linked through the simple words, which are never cleared whole) or
@@ -706,8 +708,12 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 	if (bit_pool[w].mark & bit)
 		return NULL;
 	if ((bit_pool[w].simple & bit) && addr == object_start(sh, base, i)) {
-		/* The scan's first reference: gray, so marked now. */
+		/*
+		 * The scan's first reference: gray, so marked now, and
+		 * queued, so read whole before the pause looks (read_bits).
+		 */
 		bit_pool[w].mark |= bit;
+		read_bits[w] |= bit;
 		*first_ref = true;
 		return NULL;	/* not read: see the bit pool */
 	}
@@ -749,28 +755,6 @@ void memleak_index_mark(const struct memleak_block *b)
 		bits_of(e, i)->mark |= bit_mask(i);
 }
 
-/* Slab objects keep it in the read bits, the blocks outside slabs in a flag. */
-void memleak_index_set_read(struct memleak_block *b)
-{
-	unsigned int i;
-	struct page_entry *e = slot_of_block(b, &i);
-
-	if (e)
-		read_bits[pair_index(e->first_pair, i)] |= bit_mask(i);
-	else
-		b->flags |= MEMLEAK_SCANNED;
-}
-
-bool memleak_index_was_read(const struct memleak_block *b)
-{
-	unsigned int i;
-	struct page_entry *e = slot_of_block(b, &i);
-
-	if (e)
-		return read_bits[pair_index(e->first_pair, i)] & bit_mask(i);
-	return b->flags & MEMLEAK_SCANNED;
-}
-
 void memleak_index_update(const struct memleak_block *b)
 {
 	unsigned int i;
@@ -800,8 +784,9 @@ bool memleak_index_page_used(unsigned long addr)
  * The first slot from i on whose bit is clear (nr_slots or more: none),
  * a word at a time: in the slab's marks, or in its read bits.
  */
-static unsigned int next_clear(const struct page_entry *e, unsigned int i,
-			       unsigned int nr_slots, bool in_read_bits)
+static __always_inline unsigned int
+next_clear(const struct page_entry *e, unsigned int i, unsigned int nr_slots,
+	   bool in_read_bits)
 {
 	while (i < nr_slots) {
 		unsigned int bit = i % BITS_PER_LONG;

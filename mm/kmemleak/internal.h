@@ -144,7 +144,7 @@ memleak_aliases_of_size(size_t size)
 #define MEMLEAK_EXPLAIN_SEEN (1 << 12)	/* queued by 'memleak why' (explain.c) */
 #define MEMLEAK_EXTRA (1 << 13)		/* has scan areas or padding (extra.c) */
 #define MEMLEAK_TYPED (1 << 14)		/* its trace's type id is not 0 */
-#define MEMLEAK_SCANNED (1 << 15)	/* outside slabs: memleak_index_set_read() */
+#define MEMLEAK_SCANNED (1 << 15)	/* read whole by the running scan's mark */
 
 /* What a suspect is, as LeakSanitizer and Valgrind name it. */
 enum memleak_tier {
@@ -670,13 +670,6 @@ struct memleak_block *memleak_index_slot(unsigned long addr);
  */
 bool memleak_index_marked(unsigned long addr);
 void memleak_index_mark(const struct memleak_block *b);
-/*
- * Whether the running scan's mark read b whole: a bit beside the marks
- * for a slab object (the pause passes over a slab's read ones a word at
- * a time), MEMLEAK_SCANNED for a block outside slabs.
- */
-void memleak_index_set_read(struct memleak_block *b);
-bool memleak_index_was_read(const struct memleak_block *b);
 void memleak_index_update(const struct memleak_block *b);
 unsigned long memleak_index_clear_marks(unsigned long from,
 					unsigned long words);
@@ -693,10 +686,11 @@ void memleak_index_clear_all_marks(void);
  * white. Each slab it looks into counts as blocks visited (two, and two
  * per word of its marks), so that a call's work stays bounded however
  * many it passes over. A walk from MEMLEAK_INDEX_WALK_UNREAD, for the
- * scan's pause, passes over the slab objects the mark read whole
- * (memleak_index_set_read()) in a slab none of whose pages was written
- * since the mark began (memleak_range_written()), a word of read bits
- * at a time, their records unread, PASSED_PER_VISIT of them counting as
+ * scan's pause, passes over the slab objects the mark queued at their
+ * first reference and so read whole (the index's read bits) in a slab
+ * none of whose pages was written since the mark began
+ * (memleak_range_written()), a word of read bits at a time, their
+ * records unread, PASSED_PER_VISIT of them counting as
  * one visit; pos->passed adds up how many it passed over.
  */
 struct memleak_index_pos {

@@ -27,9 +27,8 @@
  * or a switched-out thread are saved; only the white blocks can still
  * gain references, so a bitmap of their addresses passes over the rest
  * at little more than the cost of reading it. Where the machine records
- * writes (written.c), a block the mark read whole
- * (memleak_index_set_read()) is read again only if one of its pages was
- * written since the mark began:
+ * writes (written.c), a block the mark read whole (MEMLEAK_SCANNED) is
+ * read again only if one of its pages was written since the mark began:
  * the others still hold what the mark read. Blocks allocated after
  * step 1 are never white in this scan (MEMLEAK_NEW): the roots may have
  * been scanned before their pointer was stored. A block confirmed white
@@ -548,7 +547,7 @@ static void drain_gray_list(void)
 		b->flags &= ~MEMLEAK_CONFIRMED;
 		/* Read whole: the pause passes over it if nobody writes it. */
 		if (!block_is_black(b) && scan_gray_block(b, &flags))
-			memleak_index_set_read(b);
+			b->flags |= MEMLEAK_SCANNED;
 	}
 	scan_unlock(flags);
 }
@@ -847,7 +846,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	    block_is_white(b))
 		return;
 	/* What the mark read and nobody wrote since holds nothing new. */
-	if (memleak.pause_knew_writes && memleak_index_was_read(b)) {
+	if (memleak.pause_knew_writes && (b->flags & MEMLEAK_SCANNED)) {
 		charge(PAGES_CHECK_WORDS);
 		if (!memleak_range_written(block_start(b),
 					   block_start(b) + b->size)) {
