@@ -216,6 +216,7 @@ struct walk {
 	struct memleak_block *from;
 	struct queue_pos roots;
 	bool (*root)(struct memleak_block *b);
+	unsigned long nr_covered_indirect;	/* pointed to by a suspect */
 	/*
 	 * Each walk ends before the next root is looked at: for rings,
 	 * whose leader is the first one no earlier walk covered. The walks
@@ -236,6 +237,8 @@ static void cover(struct memleak_block *t, struct walk *w)
 	if (t->flags & MEMLEAK_COVERED)
 		return;
 	t->flags |= MEMLEAK_COVERED;
+	if (t->flags & MEMLEAK_INDIRECT)
+		w->nr_covered_indirect++;
 	if ((t->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
 	    !memleak_queue_push(&w->todo, t))
 		memleak_disable("out of memory for classifying suspects");
@@ -294,10 +297,12 @@ static bool next_to_walk(struct reader *r, struct memleak_block **s)
 
 /*
  * Covers the suspects for which root(b) holds, and everything reachable
- * from them; root may also change b (a ring's leader).
+ * from them; root may also change b (a ring's leader). Returns how many
+ * indirect suspects it covered.
  */
-static void walk_from_each(struct memleak_queue *suspects,
-			   bool (*root)(struct memleak_block *b), bool in_order)
+static unsigned long walk_from_each(struct memleak_queue *suspects,
+				    bool (*root)(struct memleak_block *b),
+				    bool in_order)
 {
 	struct walk w = {
 		.todo = { NULL, NULL, 0 },
@@ -312,6 +317,7 @@ static void walk_from_each(struct memleak_queue *suspects,
 	};
 
 	read_suspects(&r);
+	return w.nr_covered_indirect;
 }
 
 static bool is_direct(struct memleak_block *b)
@@ -380,10 +386,12 @@ void memleak_classify_suspects(struct memleak_queue *suspects)
 
 	/* The queue is only read here, and its blocks are pinned. */
 	read_suspects(&r);
-	/* All direct (the common case): no ring to look for. */
-	if (pass.nr_indirect) {
-		walk_from_each(suspects, is_direct, false);
+	/*
+	 * All direct (the common case): no ring to look for; nor when the
+	 * walks from the direct ones covered every indirect one.
+	 */
+	if (pass.nr_indirect &&
+	    walk_from_each(suspects, is_direct, false) < pass.nr_indirect)
 		walk_from_each(suspects, leads_a_ring, true);
-	}
 	count_tiers(suspects);
 }
