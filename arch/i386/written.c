@@ -11,9 +11,15 @@
  *
  * Under GDB's calls the other CPUs are held stopped: their TLBs are not
  * flushed (flush_tlb_all()), and they write nothing while the scan runs.
- * One caller at a time (the leak collector's scan); the dirty bits are
- * read and cleared only here. Clearing races only with the CPUs setting
- * bits, for writes made before the flush: those were there to be read.
+ *
+ * Locking: one tracker at a time, as <kernel/written.h> says: the bits
+ * are the same for everyone, and a second caller clearing them would
+ * erase writes the first must see. The scan and 'selftest written' may
+ * run together (memleak scan=1), so the claim is a flag taken with an
+ * atomic exchange, and a second caller is told "cannot". The dirty bits
+ * are read and cleared only here. Clearing races only with the CPUs
+ * setting bits, for writes made before the flush: those were there to be
+ * read.
  */
 #include <kernel/written.h>
 #include <kernel/bitops.h>
@@ -35,8 +41,13 @@ static unsigned long table_end(unsigned long pfn)
 	return min(max_pfn, ALIGN(pfn + 1, PTRS_PER_PTE));
 }
 
+/* Set from arch_track_written_pages() to arch_untrack_written_pages(). */
+static bool tracking;
+
 bool arch_track_written_pages(void)
 {
+	if (__atomic_exchange_n(&tracking, true, __ATOMIC_ACQUIRE))
+		return false;	/* another tracker's bits: not to be cleared */
 	for (unsigned long pfn = min_pfn, end; pfn < max_pfn; pfn = end) {
 		u32 *table = linear_table(pfn << PAGE_SHIFT);
 
@@ -64,4 +75,5 @@ bool arch_written_pages(unsigned long *bits)
 /* The dirty bits mean nothing to anyone else: they may stay as they are. */
 void arch_untrack_written_pages(void)
 {
+	__atomic_store_n(&tracking, false, __ATOMIC_RELEASE);
 }

@@ -187,10 +187,11 @@ static void print_metadata(void)
 	tenths = m.slab_blocks ? m.records * 10 / m.slab_blocks : 0;
 	printk("metadata:       %lu bytes: records %lu (%lu.%lu per tracked "
 	       "slab block, %lu blocks), tables %lu, blocks outside slabs "
-	       "%lu, traces %lu, scan areas %lu, queues %lu, checksums %lu\n",
+	       "%lu, traces %lu, scan areas %lu, queues %lu, checksums %lu, "
+	       "scan bitmaps %lu\n",
 	       memleak_metadata_bytes(), m.records, tenths / 10, tenths % 10,
 	       m.slab_blocks, m.tables, m.tree, m.traces, m.extra, m.queues,
-	       m.checksums);
+	       m.checksums, m.scan);
 }
 
 static int cmd_stats(int argc, char **argv)

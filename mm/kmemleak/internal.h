@@ -617,6 +617,7 @@ struct memleak_metadata {
 	unsigned long slab_blocks;	/* how many blocks the records hold */
 	unsigned long records, tables, tree;
 	unsigned long traces, extra, queues, checksums;
+	unsigned long scan;	/* a running scan's bitmaps (scan.c, written.c) */
 };
 void memleak_metadata(struct memleak_metadata *m);
 unsigned long memleak_metadata_bytes(void);
@@ -973,6 +974,9 @@ void memleak_track_writes(void);
 bool memleak_collect_writes(void);
 bool memleak_range_written(unsigned long start, unsigned long end);
 void memleak_untrack_writes(void);
+/* The pages of the bitmap of written pages, and of the white filter. */
+unsigned long memleak_written_bitmap_pages(void);
+unsigned long memleak_white_filter_pages(void);
 /*
  * Names the word at addr, which the root called root reads, into buf:
  * ".bss: slots+0x1c", "per-cpu 1: lt_percpu_ref+0x4",

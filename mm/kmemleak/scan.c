@@ -772,30 +772,47 @@ static unsigned int filter_order(unsigned int shift)
 	return get_order((1ul << shift) / 8);
 }
 
-/* A filter sized for nr white blocks (the small one if none can be had). */
+/*
+ * A filter sized for nr white blocks (the small one if none can be had).
+ * Whole pages, untracked, and given back before the scan returns; taken
+ * and given back under memleak_lock, so that the collector's memory
+ * (memleak_white_filter_pages()) always counts them with the free pages.
+ */
 static void size_filter(unsigned long nr)
 {
 	unsigned int shift = FILTER_MIN_SHIFT;
 	struct page *big = NULL;
+	unsigned long flags;
 
 	while (shift < FILTER_MAX_SHIFT &&
 	       (1ul << shift) < (nr << FILTER_BITS_PER_BLOCK_SHIFT))
 		shift++;
-	/* Whole pages, untracked, and given back before the scan returns. */
+	memleak_enter(&flags);
 	if (shift > FILTER_MIN_SHIFT)
 		big = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, filter_order(shift));
 	white_filter = big ? page_address(big) : small_filter;
 	filter_shift = big ? shift : FILTER_MIN_SHIFT;
+	memleak_leave(flags);
 	memset(white_filter, 0, (1ul << filter_shift) / 8);
 }
 
 static void free_filter(void)
 {
+	unsigned long flags;
+
 	if (white_filter == small_filter)
 		return;
+	memleak_enter(&flags);
 	__free_pages(virt_to_page(white_filter), filter_order(filter_shift));
 	white_filter = small_filter;
 	filter_shift = FILTER_MIN_SHIFT;
+	memleak_leave(flags);
+}
+
+/* memleak_lock held. */
+unsigned long memleak_white_filter_pages(void)
+{
+	return white_filter == small_filter ? 0 : 1ul << filter_order(filter_shift);
 }
 
 static unsigned long build_white_filter(struct memleak_queue *list)

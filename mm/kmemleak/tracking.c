@@ -263,12 +263,14 @@ static void metadata_locked(struct memleak_metadata *m)
 	m->extra = memleak_extra_pages() * PAGE_SIZE;
 	m->queues = memleak_queue_pages() * PAGE_SIZE;
 	m->checksums = memleak_checksum_pages() * PAGE_SIZE;
+	m->scan = (memleak_written_bitmap_pages() +
+		   memleak_white_filter_pages()) * PAGE_SIZE;
 }
 
 static unsigned long metadata_sum(const struct memleak_metadata *m)
 {
 	return m->records + m->tables + m->tree + m->traces + m->extra +
-	       m->queues + m->checksums;
+	       m->queues + m->checksums + m->scan;
 }
 
 void memleak_metadata(struct memleak_metadata *m)

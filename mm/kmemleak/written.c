@@ -14,7 +14,9 @@
  * stops and given back with the tracking.
  *
  * Locking: only the running scan calls these, one at a time; the bitmap
- * is its own, read and written without memleak_lock.
+ * is its own, read and written without memleak_lock, but taken and given
+ * back under it, so that the collector's memory
+ * (memleak_written_bitmap_pages()) always counts it with the free pages.
  */
 #include <kernel/memleak.h>
 #include <kernel/bitops.h>
@@ -37,17 +39,25 @@ static size_t bitmap_bytes(void)
 void memleak_track_writes(void)
 {
 	struct page *pages;
+	unsigned long flags;
 
 	known = false;
 	if (!arch_track_written_pages())
 		return;
+	memleak_enter(&flags);
 	written_order = get_order(bitmap_bytes());
 	pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
-	if (!pages) {
+	if (pages)
+		written = page_address(pages);
+	memleak_leave(flags);
+	if (!pages)
 		arch_untrack_written_pages();
-		return;
-	}
-	written = page_address(pages);
+}
+
+/* memleak_lock held. */
+unsigned long memleak_written_bitmap_pages(void)
+{
+	return written ? 1ul << written_order : 0;
 }
 
 /* With the world stopped: what was written since the mark began. */
@@ -76,10 +86,14 @@ bool memleak_range_written(unsigned long start, unsigned long end)
 
 void memleak_untrack_writes(void)
 {
+	unsigned long flags;
+
 	known = false;
 	if (!written)
 		return;
 	arch_untrack_written_pages();
+	memleak_enter(&flags);
 	__free_pages(virt_to_page(written), written_order);
 	written = NULL;
+	memleak_leave(flags);
 }
