@@ -182,7 +182,17 @@ class Tap:
         print("%sok %d - %s" % ("" if cond else "not ", self.n, name), flush=True)
         if not cond:
             self.failed += 1
-            for line in str(diag).splitlines()[-40:]:
+            # prove shows comments, not the "not ok" line: say what failed,
+            # and the console's own failures from before its last lines.
+            print("# failed: " + name)
+            lines = str(diag).splitlines()
+            earlier = [line for line in lines[:-40]
+                       if re.search(r"\bnot ok\b|: expected ", line)]
+            for line in earlier[-20:]:
+                print("#   " + line)
+            if earlier:
+                print("#   ...")
+            for line in lines[-40:]:
                 print("#   " + line)
         return cond
 
