@@ -185,6 +185,22 @@ static int spin_until_stopped(void *arg)
 	return 0;
 }
 
+/*
+ * Whether both spinners count past a1 and b1 within 5 s. Not a timing
+ * check: a loaded host may stop a virtual CPU for hundreds of ms, and a
+ * fixed wait then saw one spinner not move (under memleak_smp.t's load).
+ */
+static bool both_pass(struct spinner_ctx *a, struct spinner_ctx *b,
+		      unsigned long a1, unsigned long b1)
+{
+	for (unsigned int ms = 0; ms < 5000; ms += 100) {
+		msleep(100);
+		if (a->count > a1 && b->count > b1)
+			return true;
+	}
+	return false;
+}
+
 /* Two threads that never yield: only the tick can share the CPU. */
 static void test_preemption(struct ktest *t)
 {
@@ -197,13 +213,11 @@ static void test_preemption(struct ktest *t)
 	KEXPECT(t, started);
 	if (!started)
 		return;
-	msleep(200);
+	KEXPECT(t, both_pass(&a, &b, 0, 0));
 	a1 = a.count;
 	b1 = b.count;
-	msleep(200);
-	KEXPECT(t, a1 > 0 && b1 > 0);
-	KEXPECT(t, a.count > a1 && b.count > b1);
-	/* Slices of CONFIG_SCHED_SLICE_MS: several switches in 400 ms. */
+	KEXPECT(t, both_pass(&a, &b, a1, b1));
+	/* Slices of CONFIG_SCHED_SLICE_MS: several switches meanwhile. */
 	KEXPECT(t, sched_switches(0) - switches0 >= 4);
 	a.stop = b.stop = true;
 	KEXPECT(t, join_pair(&p));
