@@ -605,7 +605,6 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
 	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
-	read_bits[pair_index(e->first_pair, i)] &= ~bit_mask(i);	/* unread */
 	if (block_is_simple(r, sh, base, i))
 		bits->simple |= bit_mask(i);
 	first_entry(e, start, base)->nr_used++;
@@ -620,6 +619,7 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 	unsigned long start = block_start(b);
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
+	/* Unread until its next block is read: set only in a used slot. */
 	read_bits[pair_index(e->first_pair, i)] &= ~bit_mask(i);
 	b->flags = 0;
 	first_entry(e, start, start & shapes[e->shape].mask)->nr_used--;
