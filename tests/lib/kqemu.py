@@ -188,7 +188,12 @@ class Tap:
             lines = str(diag).splitlines()
             earlier = [line for line in lines[:-40]
                        if re.search(r"\bnot ok\b|: expected ", line)]
-            for line in earlier[-20:]:
+            # A block freed after it was reported: the collector's own
+            # report of it (who allocated it) follows the line.
+            for i in [i for i, line in enumerate(lines[:-40])
+                      if "freeing orphan object" in line][-2:]:
+                earlier += lines[i:i + 16]
+            for line in earlier[-52:]:
                 print("#   " + line)
             if earlier:
                 print("#   ...")
