@@ -974,8 +974,12 @@ void memleak_track_writes(void);
 bool memleak_collect_writes(void);
 bool memleak_range_written(unsigned long start, unsigned long end);
 void memleak_untrack_writes(void);
-/* The pages of the bitmap of written pages, and of the white filter. */
+/*
+ * The pages of the bitmap of written pages (kept from scan to scan, given
+ * back by memleak_written_shrink()), and of the white filter.
+ */
 unsigned long memleak_written_bitmap_pages(void);
+void memleak_written_shrink(void);
 unsigned long memleak_white_filter_pages(void);
 /*
  * Names the word at addr, which the root called root reads, into buf:

@@ -65,6 +65,7 @@ void memleak_shrink(void)
 	memleak_enter(&flags);
 	memleak_traces_shrink();
 	memleak_index_shrink();
+	memleak_written_shrink();
 	memleak_leave(flags);
 }
 

@@ -10,13 +10,15 @@
  *
  * A range counts as written when any of its pages was written, when it
  * lies outside RAM, or when the machine cannot tell (then it is read, as
- * it always was). The bitmap is whole pages taken before the world
- * stops and given back with the tracking.
+ * it always was). The bitmap is whole pages, taken by the first scan
+ * that tracks and kept for the next ones (a page allocation and a free
+ * at every scan would stir the page allocator under everyone else's
+ * feet); memleak_shrink() gives it back between scans.
  *
- * Locking: only the running scan calls these, one at a time; the bitmap
- * is its own, read and written without memleak_lock, but taken and given
- * back under it, so that the collector's memory
- * (memleak_written_bitmap_pages()) always counts it with the free pages.
+ * Locking: only the running scan tracks, one at a time; the bitmap is
+ * read and written without memleak_lock while it does, but taken, given
+ * back and counted (memleak_written_bitmap_pages()) under it, and never
+ * given back while a scan tracks.
  */
 #include <kernel/memleak.h>
 #include <kernel/bitops.h>
@@ -25,9 +27,10 @@
 #include <kernel/written.h>
 #include "internal.h"
 
-/* Bit pfn - min_pfn: written since. Not NULL: the arch records writes. */
+/* Bit pfn - min_pfn: written since; NULL until a scan needs it. */
 static unsigned long *written;
 static unsigned int written_order;
+static bool tracking;		/* the arch records writes for this scan */
 static bool known;		/* written[] says which pages were written */
 
 static size_t bitmap_bytes(void)
@@ -38,19 +41,22 @@ static size_t bitmap_bytes(void)
 /* Before the mark reads anything; without a bitmap, nothing is tracked. */
 void memleak_track_writes(void)
 {
-	struct page *pages;
 	unsigned long flags;
 
 	known = false;
 	if (!arch_track_written_pages())
 		return;
 	memleak_enter(&flags);
-	written_order = get_order(bitmap_bytes());
-	pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
-	if (pages)
-		written = page_address(pages);
+	if (!written) {
+		struct page *pages;
+
+		written_order = get_order(bitmap_bytes());
+		pages = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, written_order);
+		written = pages ? page_address(pages) : NULL;
+	}
+	tracking = written != NULL;
 	memleak_leave(flags);
-	if (!pages)
+	if (!tracking)
 		arch_untrack_written_pages();
 }
 
@@ -60,10 +66,19 @@ unsigned long memleak_written_bitmap_pages(void)
 	return written ? 1ul << written_order : 0;
 }
 
+/* memleak_lock held: the bitmap goes back unless a scan tracks. */
+void memleak_written_shrink(void)
+{
+	if (!written || tracking)
+		return;
+	__free_pages(virt_to_page(written), written_order);
+	written = NULL;
+}
+
 /* With the world stopped: what was written since the mark began. */
 bool memleak_collect_writes(void)
 {
-	if (!written)
+	if (!tracking)
 		return false;
 	memset(written, 0, bitmap_bytes());
 	known = arch_written_pages(written);
@@ -89,11 +104,10 @@ void memleak_untrack_writes(void)
 	unsigned long flags;
 
 	known = false;
-	if (!written)
+	if (!tracking)
 		return;
 	arch_untrack_written_pages();
 	memleak_enter(&flags);
-	__free_pages(virt_to_page(written), written_order);
-	written = NULL;
+	tracking = false;
 	memleak_leave(flags);
 }

@@ -99,12 +99,13 @@ def check_commands(tap, arch, k):
     m = re.search(r"index: +(\d+) bytes of slab records, (\d+) of page tables", out)
     tap.ok(m and int(m.group(1)) > 0 and int(m.group(2)) >= 32768 * 12,
            "%s: memleak stats: the index's slab records and page tables" % arch, out)
-    # The metadata part by part: they add up, and every tracked slab
-    # block has a 20-byte record in its slab's array.
+    # The metadata part by part: they add up (the bitmap of written pages,
+    # kept from scan to scan on i386, too), and every tracked slab block
+    # has a 20-byte record in its slab's array.
     m = re.search(r"metadata: +(\d+) bytes: records (\d+) \((\d+)\.\d per tracked "
                   r"slab block, (\d+) blocks\), tables (\d+), blocks outside slabs "
                   r"(\d+), traces (\d+), scan areas (\d+), queues (\d+), "
-                  r"checksums (\d+)", out)
+                  r"checksums (\d+), scan bitmaps (\d+)", out)
     parts = [int(v) for v in m.groups()] if m else []
     tables = re.search(r"(\d+) of page tables", out)
     tap.ok(m and tables and parts[0] == parts[1] + sum(parts[4:])

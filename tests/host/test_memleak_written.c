@@ -330,6 +330,7 @@ static void test_no_memory_for_the_bitmap(void **state)
 	assert_non_null(h);
 	make_heap();
 	memleak_flush_pending();
+	memleak_shrink();	/* the bitmap the scans before kept goes back */
 	take_all_pages(h);
 	scan_later();
 	give_back_pages(h);
@@ -338,6 +339,27 @@ static void test_no_memory_for_the_bitmap(void **state)
 	assert_false(memleak.pause_knew_writes);
 	assert_true(is_suspect(white));
 	assert_true(memleak.pause_bytes >= NR_HELD * HELD_SIZE);
+	free_heap();
+}
+
+/*
+ * The bitmap stays from scan to scan, and memleak_shrink() gives it back,
+ * but never in the middle of a scan that tracks (here just before the
+ * world stops, as another CPU's shrink could).
+ */
+static void shrink(void)
+{
+	memleak_shrink();
+}
+
+static void test_shrink_during_scan(void **state)
+{
+	(void)state;
+	make_heap();
+	scan_with_late(shrink);
+	assert_true(memleak.pause_knew_writes);
+	assert_true(is_suspect(white));
+	assert_true(memleak.pause_bytes < HELD_SIZE);
 	free_heap();
 }
 
@@ -372,6 +394,9 @@ int main(void)
 			test_unwritten_root_page_passed_over,
 			memleak_test_setup, memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_moving_root_read_whole,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_shrink_during_scan,
 						memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_no_memory_for_the_bitmap,
