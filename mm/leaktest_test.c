@@ -89,15 +89,37 @@ static void check_nothing_extra(struct ktest *t)
 	}
 }
 
+/* How often a scenario's change is made again (see below). */
+#define BETWEEN_SCANS_TRIES 10
+
 /*
  * The scan that is checked, the comparison with the expectation, and
- * the scenario taken apart (the age it ran with given back).
+ * the scenario taken apart (the age it ran with given back). scans: the
+ * number of scans before the scenario's change between two scans, if it
+ * has one. With automatic scans on ('memleak scan=1', as memleak_smp.t
+ * runs every suite), one of them may come between the change and the
+ * scan that is checked, and see the change first (a block whose
+ * contents changed is then found unchanged): the change is made again
+ * until no other scan came in between.
  */
 static void check_and_teardown(struct ktest *t,
 			       const struct leaktest_scenario *s,
-			       unsigned long saved_age)
+			       unsigned long saved_age, unsigned long scans)
 {
 	KEXPECT(t, scan_into(&after));
+	for (unsigned int i = 0;
+	     s->between_scans && READ_ONCE(memleak.scans) != scans + 1; i++) {
+		if (i == BETWEEN_SCANS_TRIES) {
+			ktest_fail(t, __FILE__, __LINE__,
+				   "no other scan between the change and the "
+				   "check, in %u tries", i);
+			break;
+		}
+		scans = READ_ONCE(memleak.scans);
+		s->between_scans();
+		memleak_wipe_stack();
+		KEXPECT(t, scan_into(&after));
+	}
 	KEXPECT(t, !before.overflow && !after.overflow);
 	check_expected(t);
 	check_nothing_extra(t);
@@ -111,7 +133,7 @@ static void check_and_teardown(struct ktest *t,
 static void run_scenario(struct ktest *t, const char *name)
 {
 	const struct leaktest_scenario *s = leaktest_find(name);
-	unsigned long saved_age = memleak.min_age_jiffies;
+	unsigned long saved_age = memleak.min_age_jiffies, scans = 0;
 
 	KEXPECT(t, s != NULL);
 	if (!s)
@@ -122,10 +144,11 @@ static void run_scenario(struct ktest *t, const char *name)
 	memleak_wipe_stack();
 	if (s->between_scans) {
 		KEXPECT(t, scan_into(&after));
+		scans = READ_ONCE(memleak.scans);
 		s->between_scans();
 		memleak_wipe_stack();
 	}
-	check_and_teardown(t, s, saved_age);
+	check_and_teardown(t, s, saved_age, scans);
 }
 
 #define SCENARIO_CASE(fn, name)                 \
@@ -238,7 +261,7 @@ static void test_stack_scan_off(struct ktest *t)
 static void test_percpu(struct ktest *t)
 {
 	const struct leaktest_scenario *s = leaktest_find("percpu");
-	unsigned long saved_age = memleak.min_age_jiffies;
+	unsigned long saved_age = memleak.min_age_jiffies, scans;
 
 	KEXPECT(t, s != NULL && s->between_scans != NULL);
 	if (!s || !s->between_scans)
@@ -257,9 +280,10 @@ static void test_percpu(struct ktest *t)
 				   leaktest_blocks[i].size,
 				   leaktest_percpu_cpu());
 	check_nothing_extra(t);
+	scans = READ_ONCE(memleak.scans);
 	s->between_scans();
 	memleak_wipe_stack();
-	check_and_teardown(t, s, saved_age);
+	check_and_teardown(t, s, saved_age, scans);
 }
 
 /* A reported block that is then freed is not reported again. */
