@@ -16,6 +16,7 @@ static size_t log_len;
 static int echo = -1;
 
 void (*host_on_console_write)(void);
+bool host_other_cpu_ran;
 
 /* Keeps the newest half when full: tests look at what just happened. */
 static void log_make_room(size_t len)
@@ -48,6 +49,7 @@ void console_write(const char *s, size_t len)
 		void (*hook)(void) = host_on_console_write;
 
 		host_on_console_write = NULL;	/* what it prints: not again */
+		host_other_cpu_ran = true;
 		hook();
 		if (!host_on_console_write)
 			host_on_console_write = hook;

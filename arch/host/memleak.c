@@ -17,6 +17,7 @@
  */
 #include <kernel/errno.h>
 #include <kernel/printk.h>
+#include <asm/host.h>
 #include "../../mm/kmemleak/internal.h"
 
 int memleak_set_auto_scan(const char *value)
@@ -33,8 +34,10 @@ void (*host_memleak_on_stop_world)(void);
  */
 bool memleak_stop_world(void)
 {
-	if (host_memleak_on_stop_world)
+	if (host_memleak_on_stop_world) {
+		host_other_cpu_ran = true;
 		host_memleak_on_stop_world();
+	}
 	return true;
 }
 

@@ -10,8 +10,9 @@
  * The exception is a test that plays another CPU: storing a pointer just
  * before the world stops (host_memleak_on_stop_world, see
  * arch/host/memleak.c) or while the kernel prints (host_on_console_write).
- * Its stores are invisible here, so while either is set the answer is
- * "cannot tell", and the pause reads everything again.
+ * Its stores are invisible here, so when such a hook ran since tracking
+ * began (host_other_cpu_ran), the answer is "cannot tell", and the pause
+ * reads everything again.
  *
  * Locking: none; one thread.
  */
@@ -20,13 +21,14 @@
 
 bool arch_track_written_pages(void)
 {
+	host_other_cpu_ran = false;
 	return true;
 }
 
 bool arch_written_pages(unsigned long *bits)
 {
 	(void)bits;	/* zeroed by the caller: nothing written */
-	return !host_memleak_on_stop_world && !host_on_console_write;
+	return !host_other_cpu_ran;
 }
 
 void arch_untrack_written_pages(void)

@@ -718,6 +718,30 @@ static void test_pause_reads_everything_after_another_cpu(void **state)
 	untrack(late_holder);
 }
 
+/* The same store by a hook that then takes itself away, as it ran once. */
+static void store_into_block_once(void)
+{
+	late_holder[5] = late_target;
+	host_memleak_on_stop_world = NULL;
+}
+
+static void test_pause_reads_everything_after_a_hook_went(void **state)
+{
+	(void)state;
+	late_holder = track(256, 1);
+	memset(late_holder, 0, 256);
+	late_target = track(64, 1);
+	roots[0] = (unsigned long)late_holder;
+	host_memleak_on_stop_world = store_into_block_once;
+	scan_later();
+	assert_null(host_memleak_on_stop_world);
+	assert_false(memleak.pause_knew_writes);
+	assert_false(is_suspect(late_target));
+	roots[0] = 0;
+	untrack(late_target);
+	untrack(late_holder);
+}
+
 /*
  * The pages a scan takes for itself (the bitmap of written pages, a white
  * filter for many white blocks) count as the collector's: with them,
@@ -1157,6 +1181,9 @@ int main(void)
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_pause_rescues_among_many_whites,
+			memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_pause_reads_everything_after_a_hook_went,
 			memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scan_memory_counted,
 						memleak_test_setup, teardown),

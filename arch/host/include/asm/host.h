@@ -2,6 +2,7 @@
 #ifndef ASM_HOST_H
 #define ASM_HOST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The "RAM" of the host build: one mmap'd block, aligned to 4 MiB. */
@@ -53,6 +54,12 @@ extern void (*host_memleak_on_stop_world)(void);
  * that does not call it again.
  */
 extern void (*host_on_console_write)(void);
+
+/*
+ * Set whenever one of the hooks above runs, as another CPU would: the
+ * host's written pages (arch/host/written.c) cannot see its stores.
+ */
+extern bool host_other_cpu_ran;
 
 /*
  * Everything printk'ed (and written to the console) since the last
