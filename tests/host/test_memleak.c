@@ -696,18 +696,25 @@ static void store_into_block(void)
 	late_holder[5] = late_target;
 }
 
-/*
- * A test playing another CPU stores into a block the mark read: the host
- * cannot see that store, so the pause reads everything again and finds it.
- */
-static void test_pause_reads_everything_after_another_cpu(void **state)
+/* The same store by a hook that then takes itself away, as it ran once. */
+static void store_into_block_once(void)
 {
-	(void)state;
+	store_into_block();
+	host_memleak_on_stop_world = NULL;
+}
+
+/*
+ * A test playing another CPU (late, run just before the world stops)
+ * stores into a block the mark read: the host cannot see that store, so
+ * the pause reads everything again and finds it.
+ */
+static void check_late_store_found(void (*late)(void))
+{
 	late_holder = track(256, 1);
 	memset(late_holder, 0, 256);
 	late_target = track(64, 1);
 	roots[0] = (unsigned long)late_holder;
-	host_memleak_on_stop_world = store_into_block;
+	host_memleak_on_stop_world = late;
 	scan_later();
 	host_memleak_on_stop_world = NULL;
 	assert_false(memleak.pause_knew_writes);
@@ -718,28 +725,16 @@ static void test_pause_reads_everything_after_another_cpu(void **state)
 	untrack(late_holder);
 }
 
-/* The same store by a hook that then takes itself away, as it ran once. */
-static void store_into_block_once(void)
+static void test_pause_reads_everything_after_another_cpu(void **state)
 {
-	late_holder[5] = late_target;
-	host_memleak_on_stop_world = NULL;
+	(void)state;
+	check_late_store_found(store_into_block);
 }
 
 static void test_pause_reads_everything_after_a_hook_went(void **state)
 {
 	(void)state;
-	late_holder = track(256, 1);
-	memset(late_holder, 0, 256);
-	late_target = track(64, 1);
-	roots[0] = (unsigned long)late_holder;
-	host_memleak_on_stop_world = store_into_block_once;
-	scan_later();
-	assert_null(host_memleak_on_stop_world);
-	assert_false(memleak.pause_knew_writes);
-	assert_false(is_suspect(late_target));
-	roots[0] = 0;
-	untrack(late_target);
-	untrack(late_holder);
+	check_late_store_found(store_into_block_once);
 }
 
 /*
