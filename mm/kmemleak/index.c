@@ -447,6 +447,12 @@ static struct bit_pair *bits_of(const struct page_entry *e, unsigned int i)
 	return &bit_pool[pair_index(e->first_pair, i)];
 }
 
+/* Slot i's word of read bits (bit_mask(i) in it). */
+static unsigned long *read_word(const struct page_entry *e, unsigned int i)
+{
+	return &read_bits[pair_index(e->first_pair, i)];
+}
+
 static bool record_used(const struct memleak_block *r)
 {
 	return r->flags & MEMLEAK_ALLOCATED;
@@ -620,7 +626,7 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 
 	bits_of(e, i)->simple &= ~bit_mask(i);
 	/* Unread until its next block is read: set only in a used slot. */
-	read_bits[pair_index(e->first_pair, i)] &= ~bit_mask(i);
+	*read_word(e, i) &= ~bit_mask(i);
 	b->flags = 0;
 	first_entry(e, start, start & shapes[e->shape].mask)->nr_used--;
 }
@@ -790,9 +796,8 @@ next_clear(const struct page_entry *e, unsigned int i, unsigned int nr_slots,
 {
 	while (i < nr_slots) {
 		unsigned int bit = i % BITS_PER_LONG;
-		unsigned long word = in_read_bits ?
-					     read_bits[pair_index(e->first_pair, i)] :
-					     bits_of(e, i)->mark;
+		unsigned long word = in_read_bits ? *read_word(e, i) :
+						    bits_of(e, i)->mark;
 		unsigned long clear = ~word >> bit;
 
 		if (clear)

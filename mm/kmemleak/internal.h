@@ -810,6 +810,8 @@ int memleak_scan(void);
  */
 bool memleak_scan_words(unsigned long start, unsigned long end,
 			struct memleak_block *owner, unsigned long *flags);
+/* The pages of the pause's filter of white blocks; memleak_lock held. */
+unsigned long memleak_white_filter_pages(void);
 /*
  * Calls visit(b, ctx) for every tracked block, memleak_lock held, in the
  * index's order (no lock held by the caller): a block freed or made
@@ -976,11 +978,10 @@ bool memleak_range_written(unsigned long start, unsigned long end);
 void memleak_untrack_writes(void);
 /*
  * The pages of the bitmap of written pages (kept from scan to scan, given
- * back by memleak_written_shrink()), and of the white filter.
+ * back by memleak_written_shrink()); memleak_lock held.
  */
 unsigned long memleak_written_bitmap_pages(void);
 void memleak_written_shrink(void);
-unsigned long memleak_white_filter_pages(void);
 /*
  * Names the word at addr, which the root called root reads, into buf:
  * ".bss: slots+0x1c", "per-cpu 1: lt_percpu_ref+0x4",

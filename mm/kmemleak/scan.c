@@ -812,7 +812,9 @@ static void free_filter(void)
 /* memleak_lock held. */
 unsigned long memleak_white_filter_pages(void)
 {
-	return white_filter == small_filter ? 0 : 1ul << filter_order(filter_shift);
+	if (white_filter == small_filter)
+		return 0;
+	return 1ul << filter_order(filter_shift);
 }
 
 static unsigned long build_white_filter(struct memleak_queue *list)

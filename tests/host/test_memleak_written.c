@@ -256,7 +256,8 @@ static unsigned long *moving_root;
 static void scan_written_test_roots(void)
 {
 	if (root_page)
-		memleak_scan_range(root_page, root_page + PAGE_SIZE / sizeof(long));
+		memleak_scan_range(root_page,
+				   root_page + PAGE_SIZE / sizeof(long));
 	if (moving_root && memleak.confirming)
 		memleak_scan_range_whole(moving_root, moving_root + 8);
 }
