@@ -1014,9 +1014,17 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	free_filter();
 }
 
-static bool old_enough(const struct memleak_block *b, unsigned long now)
+/*
+ * Whether b was made at least min_age ticks before the scan began (now).
+ * A block stamped after that (made during step 1, so white) is as young
+ * as can be: its age must not wrap round to a huge one.
+ */
+static bool old_enough(const struct memleak_block *b, unsigned long now,
+		       unsigned long min_age)
 {
-	return (u32)now - b->jiffies >= memleak.min_age_jiffies;
+	s32 age = (s32)((u32)now - b->jiffies);
+
+	return age >= 0 && (unsigned long)age >= min_age;
 }
 
 /* A suspected leak; "new" the first time a scan finds it. */
@@ -1034,9 +1042,13 @@ static void mark_suspect(struct memleak_block *b, struct memleak_queue *suspects
 
 /*
  * Steps 4 and 5: rescan the changed blocks, confirm the white ones,
- * mark them as suspects. Ages count to the start of the scan (now).
+ * mark them as suspects. Ages count to the start of the scan (now), and
+ * the minimum is the one set then: 'memleak age=' meanwhile changes the
+ * next scan, not the blocks this one saw made while their owners still
+ * held them in registers.
  */
-static void find_suspects(unsigned long now, u64 *since)
+static void find_suspects(unsigned long now, unsigned long min_age,
+			  u64 *since)
 {
 	struct white_list white = { { NULL, NULL, 0 }, 0 };
 	struct memleak_queue suspects = { NULL, NULL, 0 };
@@ -1059,7 +1071,7 @@ static void find_suspects(unsigned long now, u64 *since)
 		/* A collector that disabled itself mid-scan reports nothing. */
 		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
 		    block_is_white(b) && !(b->flags & MEMLEAK_CLEARED)) {
-			if (!old_enough(b, now))
+			if (!old_enough(b, now, min_age))
 				memleak.nr_young++;
 			else if (!memleak_suppressed(b))
 				mark_suspect(b, &suspects);
@@ -1129,6 +1141,7 @@ void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
 int memleak_scan(void)
 {
 	unsigned long start = jiffies, flags;
+	unsigned long min_age = READ_ONCE(memleak.min_age_jiffies);
 	u64 t0, since;
 
 	memleak_flush_pending();
@@ -1148,7 +1161,7 @@ int memleak_scan(void)
 	scan_roots();
 	drain_gray_list();
 	end_phase(MEMLEAK_PHASE_MARK, &since);
-	find_suspects(start, &since);
+	find_suspects(start, min_age, &since);
 	scan_lock(&flags);
 	memleak.marking = false;
 	memleak.scan_cycles = arch_cycles() - t0;
