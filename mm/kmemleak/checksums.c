@@ -58,6 +58,14 @@ struct checksum_table {
 
 /* The table; during a resize, the old one and how much of it moved. */
 static struct checksum_table checksum_table, checksum_moving;
+
+/*
+ * Every page the tables hold, counted as it is taken and given back,
+ * under the same lock: also the pages of a table being made or freed,
+ * which neither table points to yet (or any more). The metadata's sum
+ * plus the free pages then stays the same while a scan resizes.
+ */
+static unsigned long table_pages;
 static unsigned long moved_pages;
 static unsigned long nr_entries;	/* blocks with a sum */
 
@@ -132,6 +140,8 @@ static void *take_pages(unsigned int order)
 
 	memleak_scan_window_enter(&flags);
 	page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order);
+	if (page)
+		table_pages += 1ul << order;
 	memleak_scan_window_leave(flags);
 	return page ? page_address(page) : NULL;
 }
@@ -142,6 +152,7 @@ static void give_pages(void *addr, unsigned int order)
 
 	memleak_scan_window_enter(&flags);
 	__free_pages(virt_to_page(addr), order);
+	table_pages -= 1ul << order;
 	memleak_scan_window_leave(flags);
 }
 
@@ -373,15 +384,7 @@ void memleak_checksum_forget(const struct memleak_block *b)
 
 unsigned long memleak_checksum_pages(void)
 {
-	unsigned long pages = 0;
-
-	if (checksum_table.pages)
-		pages += nr_pages(checksum_table.shift) +
-			 (1ul << directory_order(checksum_table.shift));
-	if (checksum_moving.pages)
-		pages += nr_pages(checksum_moving.shift) +
-			 (1ul << directory_order(checksum_moving.shift));
-	return pages;
+	return table_pages;
 }
 
 unsigned long memleak_checksum_entries(void)

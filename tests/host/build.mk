@@ -47,3 +47,8 @@ $(patsubst tests/host/%.c,\%/tests/%,$(filter tests/host/%,$(HOST_MEMLEAK_USERS)
 	HOST_LDFLAGS += $(call host_memleak_ldflags,$(HOST_BUILD))
 $(patsubst tests/bench/%.c,\%/bench/%,$(filter tests/bench/%,$(HOST_MEMLEAK_USERS))): \
 	BENCH_LDFLAGS += $(call host_memleak_ldflags,$(BENCH_BUILD))
+
+# The checksum table's test sees every page taken and given back, as
+# it goes (tests/host/test_memleak_checksums.c).
+$(HOST_BUILD)/tests/test_memleak_checksums: HOST_LDFLAGS += \
+	-Wl,--wrap=alloc_pages -Wl,--wrap=__free_pages
