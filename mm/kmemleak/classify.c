@@ -18,21 +18,29 @@
  * that ring's leader reaches it, it stops being a leader, so that each
  * group of suspects nothing else points into has exactly one.
  *
- *   suspects ──▶ 1. each one's words: a suspect pointed to by another
- *                   one is INDIRECT
+ *   suspects ──▶ 1. each one's words (noted as step 4 summed them): a
+ *                   suspect pointed to by another one is INDIRECT
  *                2. if any is INDIRECT: from every direct one, walk the
  *                   suspects it points to (COVERED), reading again only
  *                   those that point to suspects (REFERS_TO_SUSPECTS)
  *                3. an INDIRECT one still not covered leads a ring:
  *                   direct, walk from it; repeat
  *
- * Each pass reads suspects one after another, as many as a window of
+ * The first pass reads no block: step 4 of the scan reads every white
+ * block whole for its checksum, and notes then each word that may point
+ * to another white block (memleak_classify_note()): in bounds, read as
+ * a pointer (typed blocks), and to no marked slot. Every suspect was
+ * white then, and the marks only grow, so the notes hold every word of
+ * the first pass; it looks them up, those of suspects only. On a large
+ * heap this spares reading every suspect's memory a second time.
+ *
+ * The walks read suspects one after another, as many as a window of
  * memleak_lock allows (CLASSIFY_BUDGET words, each suspect counting
- * SUSPECT_WORDS more); the words that may point to suspects wait in a
- * batch whose records are fetched together before they are looked up
- * (struct reader). Runs at the end of memleak_scan(), the collector
- * pinned (the queue's blocks stay valid); a block freed between windows
- * (no longer MEMLEAK_ALLOCATED) is dropped.
+ * SUSPECT_WORDS more). In both, the words that may point to suspects
+ * wait in a batch whose records are fetched together before they are
+ * looked up (struct reader). Runs at the end of memleak_scan(), the
+ * collector pinned (the queue's blocks stay valid); a block freed
+ * between windows (no longer MEMLEAK_ALLOCATED) is dropped.
  */
 #include <kernel/memleak.h>
 #include <kernel/kernel.h>
@@ -44,6 +52,12 @@
 #define SUSPECT_WORDS 32
 /* References a window collects before it looks their blocks up. */
 #define NR_REFERENCES 64
+
+/*
+ * The words step 4 noted, two entries each: the white block that holds
+ * it, then the word itself (an address, not a block: looked up later).
+ */
+static struct memleak_queue notes;
 
 static bool is_suspect(const struct memleak_block *b)
 {
@@ -184,27 +198,55 @@ static struct memleak_block *next_in_queue(struct queue_pos *pos)
 	return pos->chunk->entry[pos->i++];
 }
 
-/* Pass 1: every suspect, read once. */
-struct first_pass {
-	struct queue_pos pos;
-	unsigned long nr_indirect;
-};
-
-static bool next_suspect(struct reader *r, struct memleak_block **s)
+void memleak_classify_note(struct memleak_block *from, unsigned long word)
 {
-	*s = next_in_queue(&((struct first_pass *)r->ctx)->pos);
-	return *s;
+	if (!memleak_queue_push(&notes, from) ||
+	    !memleak_queue_push(&notes, (struct memleak_block *)word))
+		memleak_disable("out of memory for classifying suspects");
 }
 
+/* Pass 1: a suspect another one points to is indirect. */
 static void mark_indirect(struct memleak_block *from, struct memleak_block *t,
 			  void *ctx)
 {
-	struct first_pass *pass = ctx;
+	unsigned long *nr_indirect = ctx;
 
 	from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
 	if (!(t->flags & MEMLEAK_INDIRECT))
-		pass->nr_indirect++;
+		(*nr_indirect)++;
 	t->flags |= MEMLEAK_INDIRECT;
+}
+
+/*
+ * Pass 1 from the notes, each taken from the queue: those of suspects
+ * go to the batch, a window of memleak_lock per CLASSIFY_BUDGET notes.
+ * Returns how many suspects it found indirect.
+ */
+static unsigned long read_notes(void)
+{
+	unsigned long nr_indirect = 0, flags, n = 0;
+	struct reader r = { .visit = mark_indirect, .ctx = &nr_indirect };
+	struct memleak_block *from;
+
+	memleak_scan_window_enter(&flags);
+	while ((from = memleak_queue_pop(&notes))) {
+		unsigned long word = (unsigned long)memleak_queue_pop(&notes);
+
+		if (is_suspect(from)) {
+			if (r.nr_refs == NR_REFERENCES)
+				visit_references(&r);
+			r.refs[r.nr_refs].from = from;
+			r.refs[r.nr_refs++].to = word;
+		}
+		if (++n % CLASSIFY_BUDGET == 0) {
+			visit_references(&r);
+			memleak_scan_window_leave(flags);
+			memleak_scan_window_enter(&flags);
+		}
+	}
+	visit_references(&r);
+	memleak_scan_window_leave(flags);
+	return nr_indirect;
 }
 
 /*
@@ -377,21 +419,15 @@ static void count_tiers(struct memleak_queue *suspects)
 
 void memleak_classify_suspects(struct memleak_queue *suspects)
 {
-	struct first_pass pass = { queue_start(suspects), 0 };
-	struct reader r = {
-		.visit = mark_indirect,
-		.next = next_suspect,
-		.ctx = &pass,
-	};
-
 	/* The queue is only read here, and its blocks are pinned. */
-	read_suspects(&r);
+	unsigned long nr_indirect = read_notes();
+
 	/*
 	 * All direct (the common case): no ring to look for; nor when the
 	 * walks from the direct ones covered every indirect one.
 	 */
-	if (pass.nr_indirect &&
-	    walk_from_each(suspects, is_direct, false) < pass.nr_indirect)
+	if (nr_indirect &&
+	    walk_from_each(suspects, is_direct, false) < nr_indirect)
 		walk_from_each(suspects, leads_a_ring, true);
 	count_tiers(suspects);
 }

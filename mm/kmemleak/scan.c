@@ -630,23 +630,40 @@ static void scan_roots(void)
 }
 
 /*
+ * For the classification (classify.c), while the words are at hand: a
+ * word of white block b at p that may point to another white block.
+ */
+static void note_if_white_target(struct memleak_block *b, const unsigned long *p)
+{
+	if (memleak_in_bounds(*p) &&
+	    memleak_reads_word(b, (unsigned long)p - block_start(b)) &&
+	    !memleak_index_marked(*p))
+		memleak_classify_note(b, *p);
+}
+
+/*
  * A cheap hash of the block's contents, a word at a time (the bytes of
  * a size that is not a whole number of words are left out: a change
- * there alone goes unseen, which only means a report). memleak_lock
- * held, within the window's budget; false when the block was freed.
+ * there alone goes unseen, which only means a report), noting the words
+ * the classification will want. memleak_lock held, within the window's
+ * budget; false when the block was freed.
  */
 static bool checksum_block(struct memleak_block *b, u32 *sum,
 			   unsigned long *flags)
 {
 	const unsigned long *p = (const unsigned long *)block_start(b);
 	const unsigned long *end = p + b->size / sizeof(long);
+	const unsigned long lowest = ~memleak.min_addr_inv;	/* see scan_words() */
 	u32 h = 2166136261u;
 
 	while (p < end) {
 		unsigned long n = min((unsigned long)(end - p), (unsigned long)budget);
 
-		for (const unsigned long *stop = p + n; p < stop; p++)
+		for (const unsigned long *stop = p + n; p < stop; p++) {
 			h = (h ^ (u32)*p) * 16777619u;
+			if (*p >= lowest)
+				note_if_white_target(b, p);
+		}
 		budget -= n;
 		if (budget)
 			continue;
