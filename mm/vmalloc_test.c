@@ -339,12 +339,15 @@ static void test_failure_unwinds(struct ktest *t)
 	KEXPECT(t, pin != NULL);
 	KEXPECT(t, vmalloc(0) == NULL);
 	KEXPECT(t, vmalloc(VMALLOC_END - VMALLOC_START) == NULL);
+	/* No background scan may take or give back pages meanwhile. */
+	memleak_hold_scans();
 	list = give_back(drain_pages(), 8);
 	before = settled_free();
 	p = vmalloc(16 * PAGE_SIZE);		/* runs out halfway */
 	KEXPECT(t, p == NULL);
 	KEXPECT_EQ(t, settled_free(), before);
 	give_back(list, ~0UL);
+	memleak_allow_scans();
 	vfree(p);
 	vfree(pin);
 }

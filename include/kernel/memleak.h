@@ -142,6 +142,16 @@ void memleak_init(void);
  */
 unsigned long memleak_nr_free_pages(void);
 
+/*
+ * Keeps every scan out, once the one running (if any) is over, until
+ * memleak_allow_scans(): for a test that takes every free page for a
+ * while, so that no background scan runs out of memory meanwhile (and
+ * disables the collector) nor gives pages back under its feet. Scans
+ * asked for meanwhile are refused as if another one ran (-EBUSY).
+ */
+void memleak_hold_scans(void);
+void memleak_allow_scans(void);
+
 /* Gives back the metadata the collector keeps for reuse (slab shrinking). */
 void memleak_shrink(void);
 /*
@@ -216,6 +226,8 @@ static inline void memleak_scan_range_whole(const void *start,
 }
 static inline void memleak_init(void) { }
 #define memleak_nr_free_pages() nr_free_pages()
+static inline void memleak_hold_scans(void) { }
+static inline void memleak_allow_scans(void) { }
 static inline void memleak_shrink(void) { }
 static inline void memleak_flush_pending(void) { }
 static inline int memleak_scan_measured(struct memleak_scan_stats *st)

@@ -4,7 +4,8 @@
  * the console when a scan finds new suspects (like Linux's kmemleak
  * thread); 'memleak scan=off' stops it. memleak_scan_wait() lets a caller
  * that needs a scan of its own (the command, self-tests) wait for one
- * that runs.
+ * that runs; memleak_hold_scans() keeps them all out for a while (a
+ * self-test that takes every free page).
  */
 #include <kernel/errno.h>
 #include <kernel/printk.h>
@@ -75,6 +76,23 @@ int memleak_scan_wait(void)
 	while ((err = memleak_scan()) == -EBUSY && READ_ONCE(memleak.enabled))
 		msleep(1);
 	return err;
+}
+
+/* Whether memleak_hold_scans() holds the claim (not when disabled). */
+static bool scans_held;
+
+/* The holder owns the scan's claim: every other scan is refused. */
+void memleak_hold_scans(void)
+{
+	while (!(scans_held = memleak_claim_scan()) && READ_ONCE(memleak.enabled))
+		msleep(1);
+}
+
+void memleak_allow_scans(void)
+{
+	if (scans_held)
+		memleak_release_scan();
+	scans_held = false;
 }
 
 /* 'on', 'off' or a number of seconds between scans. */
