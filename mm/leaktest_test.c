@@ -4,6 +4,7 @@
  * expects, exactly: nothing missing, nothing extra. Suspects that were
  * there before the scenario (real leaks elsewhere) are left out.
  */
+#include <kernel/errno.h>
 #include <kernel/ktest.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
@@ -304,6 +305,18 @@ static void test_freed_after_report(struct ktest *t)
 	memleak.min_age_jiffies = saved_age;
 }
 
+/*
+ * memleak_hold_scans() keeps every scan out, the background thread's
+ * and this one's alike, until memleak_allow_scans().
+ */
+static void test_scans_held(struct ktest *t)
+{
+	memleak_hold_scans();
+	KEXPECT_EQ(t, memleak_scan(), -EBUSY);
+	memleak_allow_scans();
+	KEXPECT_EQ(t, memleak_scan_wait(), 0);
+}
+
 /* Every scenario above is also in the table, and the other way round. */
 static void test_scenario_table(struct ktest *t)
 {
@@ -331,6 +344,7 @@ static const struct ktest_case leaktest_cases[] = {
 	KTEST_CASE(test_stack_scan_off),
 	KTEST_CASE(test_percpu),
 	KTEST_CASE(test_freed_after_report),
+	KTEST_CASE(test_scans_held),
 	KTEST_CASE(test_typed_hidden),
 	KTEST_CASE(test_typed_off),
 	KTEST_CASE(test_typed_confusion),
