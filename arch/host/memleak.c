@@ -27,6 +27,7 @@ int memleak_set_auto_scan(const char *value)
 }
 
 void (*host_memleak_on_stop_world)(void);
+bool host_stop_world_stores_outside_ram;
 
 /*
  * No other CPU to park; a test may play one, storing a pointer the
@@ -35,7 +36,7 @@ void (*host_memleak_on_stop_world)(void);
 bool memleak_stop_world(void)
 {
 	if (host_memleak_on_stop_world) {
-		host_other_cpu_ran = true;
+		host_other_cpu_ran |= !host_stop_world_stores_outside_ram;
 		host_memleak_on_stop_world();
 	}
 	return true;

@@ -834,6 +834,17 @@ unsigned long memleak_white_filter_pages(void)
 	return 1ul << filter_order(filter_shift);
 }
 
+/*
+ * Set by build_white_filter() when a white block needs more than one
+ * reference (min_count > 1: a vmalloc area, which its own bookkeeping
+ * points to once). Its count starts again from 0 in the pause, which
+ * passes over the memory nobody wrote since the mark began: a reference
+ * the mark counted there would not be counted again, and the block
+ * could stay white with a second one stored since. Such a pause reads
+ * everything again.
+ */
+static bool white_needs_more_than_one;
+
 static unsigned long build_white_filter(struct memleak_queue *list)
 {
 	unsigned long flags, unconfirmed = 0;
@@ -842,6 +853,7 @@ static unsigned long build_white_filter(struct memleak_queue *list)
 	unsigned int i;
 
 	size_filter(list->nr);
+	white_needs_more_than_one = false;
 	scan_lock(&flags);
 	memleak_queue_for_each(list, chunk, i, b) {
 		memleak_queue_prefetch_record(chunk, i);
@@ -850,6 +862,7 @@ static unsigned long build_white_filter(struct memleak_queue *list)
 			continue;
 		filter_white_block(b);
 		unconfirmed += !(b->flags & MEMLEAK_CONFIRMED);
+		white_needs_more_than_one |= b->min_count > 1;
 	}
 	scan_unlock(flags);
 	return unconfirmed;
@@ -1007,7 +1020,8 @@ static void confirm_white_blocks(struct memleak_queue *list)
 		return;
 	}
 	t0 = arch_cycles();
-	memleak.pause_knew_writes = memleak_collect_writes();
+	memleak.pause_knew_writes = memleak_collect_writes() &&
+				    !white_needs_more_than_one;
 	memleak.pause_unwritten = 0;
 	memleak.pause_bytes = 0;
 	scan_lock(&flags);

@@ -738,6 +738,41 @@ static void test_pause_reads_everything_after_a_hook_went(void **state)
 }
 
 /*
+ * A block that needs two references (min_count 2, as a vmalloc area,
+ * which its own bookkeeping points to once) has one in memory the mark
+ * read and nobody wrote since, and gains the other just before the
+ * world stops, in a root. The pause, which would pass over the first
+ * and count from 0 again, reads everything and finds both.
+ */
+static void *needs_two;
+
+static void store_second_reference(void)
+{
+	roots[2] = (unsigned long)needs_two;
+}
+
+static void test_second_reference_before_pause(void **state)
+{
+	void **holder = track(64, 1);
+
+	(void)state;
+	memset(holder, 0, 64);
+	needs_two = track(128, 2);
+	holder[0] = needs_two;
+	roots[0] = (unsigned long)holder;
+	host_stop_world_stores_outside_ram = true;
+	host_memleak_on_stop_world = store_second_reference;
+	scan_later();
+	host_memleak_on_stop_world = NULL;
+	host_stop_world_stores_outside_ram = false;
+	assert_false(is_suspect(needs_two));
+	assert_false(memleak.pause_knew_writes);
+	roots[0] = roots[2] = 0;
+	untrack(needs_two);
+	untrack(holder);
+}
+
+/*
  * The pages a scan takes for itself (the bitmap of written pages, a white
  * filter for many white blocks) count as the collector's: with them,
  * memleak_nr_free_pages() does not move while the scan runs, so that a
@@ -1234,6 +1269,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_pause_reads_everything_after_a_hook_went,
 			memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_second_reference_before_pause, memleak_test_setup,
+			teardown),
 		cmocka_unit_test_setup_teardown(test_scan_memory_counted,
 						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(

@@ -62,6 +62,13 @@ extern void (*host_on_console_write)(void);
 extern bool host_other_cpu_ran;
 
 /*
+ * Set by a test whose host_memleak_on_stop_world only stores outside
+ * the arena (into the test's roots, which the pause always reads
+ * again): then the hook leaves the written pages known.
+ */
+extern bool host_stop_world_stores_outside_ram;
+
+/*
  * Everything printk'ed (and written to the console) since the last
  * host_log_clear(), NUL-terminated. With HOST_LOG_ECHO set in the
  * environment it also goes to stderr.
