@@ -85,8 +85,9 @@ static unsigned long *slab_starts;
 static unsigned int page_entries_order, page_records_order, slab_starts_order;
 
 /*
- * The bit pool: a slab's run of word pairs holds two bits per slot, the
- * two of a slot side by side, so that one cache line answers the scan:
+ * The bit pool: a slab's run of word triples holds three bits per slot,
+ * the three of a slot side by side, so that one cache line answers the
+ * scan and takes its answer:
  *
  *   mark    the running scan has found this block gray or black: a word
  *           pointing to it changes nothing (most blocks are pointed to
@@ -97,9 +98,6 @@ static unsigned int page_entries_order, page_records_order, slab_starts_order;
  *           ignored): a word equal to the object's address is the
  *           block's first reference, gray without reading the block
  *           (memleak_index_scan_lookup()).
- *
- * Beside each pair, in an array of its own indexed alike (read_bits):
- *
  *   read    the running scan queued this block at its first reference
  *           (the simple ones, above), so that the mark's drain reads it
  *           whole before the pause looks; cleared with the marks, and
@@ -107,19 +105,20 @@ static unsigned int page_entries_order, page_records_order, slab_starts_order;
  *           slab nobody wrote since the mark began a word of these bits
  *           at a time, the records of the blocks read unread.
  *
- * Runs are a power of two of pairs long, from a free list per length
+ * (The read bits had an array of their own, indexed alike: the lookup
+ * that set one then missed the cache twice, for the mark and for it.)
+ * Runs are a power of two of triples long, from a free list per length
  * (linked through the simple words, which are never cleared whole) or
  * from the end of the pool, which doubles when full. Bit patterns, no
  * pointers: the pool is pages the scan never reads as roots.
  */
-struct bit_pair {
-	unsigned long mark, simple;
+struct slot_bits {
+	unsigned long mark, simple, read;
 };
 #define RUN_ORDERS 16
-static struct bit_pair *bit_pool;
-static unsigned long *read_bits;	/* pool_pairs words: read whole */
-static unsigned long pool_pairs;	/* capacity, in pairs */
-static unsigned long pool_end;		/* pairs handed out so far */
+static struct slot_bits *bit_pool;
+static unsigned long pool_words;	/* capacity, in triples */
+static unsigned long pool_end;		/* triples handed out so far */
 static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
 
 /* The least order with 2^order >= n. */
@@ -179,14 +178,9 @@ static void free_table(void *table, unsigned int order)
 		__free_pages(virt_to_page(table), order);
 }
 
-static unsigned int pool_order(unsigned long pairs)
+static unsigned int pool_order(unsigned long triples)
 {
-	return get_order(pairs * sizeof(struct bit_pair));
-}
-
-static unsigned int read_bits_order(unsigned long pairs)
-{
-	return get_order(pairs * sizeof(long));
+	return get_order(triples * sizeof(struct slot_bits));
 }
 
 /*
@@ -273,9 +267,8 @@ unsigned long memleak_index_table_pages(void)
 		pages += 1ul << page_records_order;
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
-	if (pool_pairs)
-		pages += (1ul << pool_order(pool_pairs)) +
-			 (1ul << read_bits_order(pool_pairs));
+	if (pool_words)
+		pages += 1ul << pool_order(pool_words);
 	return pages;
 }
 
@@ -310,39 +303,31 @@ static struct memleak_block *records_of(const struct page_entry *e)
 /* ------------------------------------------------------------------ */
 /* The bit pool                                                        */
 
-/* The pool twice as large (at least pairs more), or false. */
-static bool grow_pool(unsigned long pairs)
+/* The pool twice as large (at least triples more), or false. */
+static bool grow_pool(unsigned long triples)
 {
-	unsigned long least = PAGE_SIZE / sizeof(struct bit_pair);
-	unsigned long n = max(pool_pairs * 2, least);
-	struct bit_pair *pool;
-	unsigned long *read;
+	unsigned long least = PAGE_SIZE / sizeof(struct slot_bits);
+	unsigned long n = max(pool_words * 2, least);
+	struct slot_bits *pool;
 
-	while (n < pool_end + pairs)
+	while (n < pool_end + triples)
 		n *= 2;
 	pool = alloc_table(pool_order(n));
-	read = alloc_table(read_bits_order(n));
-	if (!pool || !read) {
-		free_table(pool, pool_order(n));
-		free_table(read, read_bits_order(n));
+	if (!pool)
 		return false;
-	}
-	if (pool_pairs) {
+	if (pool_words) {
 		memcpy(pool, bit_pool, pool_end * sizeof(*pool));
-		memcpy(read, read_bits, pool_end * sizeof(*read));
-		free_table(bit_pool, pool_order(pool_pairs));
-		free_table(read_bits, read_bits_order(pool_pairs));
+		free_table(bit_pool, pool_order(pool_words));
 	}
 	bit_pool = pool;
-	read_bits = read;
-	pool_pairs = n;
+	pool_words = n;
 	return true;
 }
 
-/* A run of pairs, cleared; false when out of memory. */
-static bool alloc_run(unsigned int pairs, u32 *first)
+/* A run of triples, cleared; false when out of memory. */
+static bool alloc_run(unsigned int triples, u32 *first)
 {
-	unsigned int order = order_of(pairs);
+	unsigned int order = order_of(triples);
 
 	if (order >= RUN_ORDERS)
 		return false;
@@ -350,20 +335,19 @@ static bool alloc_run(unsigned int pairs, u32 *first)
 		*first = free_runs[order] - 1;
 		free_runs[order] = (u32)bit_pool[*first].simple;
 	} else {
-		if (pool_end + (1u << order) > pool_pairs &&
+		if (pool_end + (1u << order) > pool_words &&
 		    !grow_pool(1u << order))
 			return false;
 		*first = (u32)pool_end;
 		pool_end += 1u << order;
 	}
-	memset(&bit_pool[*first], 0, (1u << order) * sizeof(struct bit_pair));
-	memset(&read_bits[*first], 0, (1u << order) * sizeof(long));
+	memset(&bit_pool[*first], 0, (1u << order) * sizeof(struct slot_bits));
 	return true;
 }
 
-static void free_run(u32 first, unsigned int pairs)
+static void free_run(u32 first, unsigned int triples)
 {
-	unsigned int order = order_of(pairs);
+	unsigned int order = order_of(triples);
 
 	bit_pool[first].simple = free_runs[order];
 	free_runs[order] = first + 1;
@@ -375,7 +359,7 @@ unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
 
 	for (; from < end; from++) {
 		bit_pool[from].mark = 0;
-		read_bits[from] = 0;
+		bit_pool[from].read = 0;
 	}
 	return from < pool_end ? from : 0;
 }
@@ -431,9 +415,9 @@ static unsigned long object_start(const struct slab_shape *sh,
 }
 
 /* Where slot i's bits are in the pool, and their mask in each word. */
-static unsigned long pair_index(u32 first_pair, unsigned int i)
+static unsigned long bits_index(u32 first_bits, unsigned int i)
 {
-	return first_pair + i / BITS_PER_LONG;
+	return first_bits + i / BITS_PER_LONG;
 }
 
 static unsigned long bit_mask(unsigned int i)
@@ -441,16 +425,10 @@ static unsigned long bit_mask(unsigned int i)
 	return 1ul << (i % BITS_PER_LONG);
 }
 
-/* Slot i's mark and simple words in the pool (bit_mask(i) in each). */
-static struct bit_pair *bits_of(const struct page_entry *e, unsigned int i)
+/* Slot i's mark, simple and read words in the pool (bit_mask(i) in each). */
+static struct slot_bits *bits_of(const struct page_entry *e, unsigned int i)
 {
-	return &bit_pool[pair_index(e->first_pair, i)];
-}
-
-/* Slot i's word of read bits (bit_mask(i) in it). */
-static unsigned long *read_word(const struct page_entry *e, unsigned int i)
-{
-	return &read_bits[pair_index(e->first_pair, i)];
+	return &bit_pool[bits_index(e->first_bits, i)];
 }
 
 static bool record_used(const struct memleak_block *r)
@@ -514,14 +492,14 @@ static struct page_entry *first_entry(struct page_entry *e, unsigned long addr,
 }
 
 static void set_pages(unsigned long start, unsigned int nr,
-		      struct memleak_block *records, u32 shape, u32 first_pair)
+		      struct memleak_block *records, u32 shape, u32 first_bits)
 {
 	struct page_entry *e = entry_of(start);
 
 	for (unsigned int i = 0; i < nr; i++) {
 		page_records[e + i - memleak_page_entries] = records;
 		e[i].shape = (u16)shape;
-		e[i].first_pair = first_pair;
+		e[i].first_bits = first_bits;
 		e[i].nr_used = 0;
 	}
 }
@@ -530,22 +508,22 @@ static void set_pages(unsigned long start, unsigned int nr,
 static struct page_entry *new_records(const struct slab_geometry *g)
 {
 	size_t bytes = records_bytes(g->nr_slots);
-	u32 shape = shape_of(g), first_pair;
+	u32 shape = shape_of(g), first_bits;
 	struct memleak_block *r;
 
 	if (!shape)
 		return NULL;
-	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_pair))
+	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_bits))
 		return NULL;
 	r = alloc_records(bytes);
 	if (!r) {
-		free_run(first_pair, BITS_TO_LONGS(g->nr_slots));
+		free_run(first_bits, BITS_TO_LONGS(g->nr_slots));
 		return NULL;
 	}
 	for (unsigned int i = 0; i < g->nr_slots; i++)
 		r[i].flags = 0;		/* free; the rest is written when used */
 	memleak.index_bytes += bytes;
-	set_pages(g->base, g->nr_pages, r, shape, first_pair);
+	set_pages(g->base, g->nr_pages, r, shape, first_bits);
 	set_bit(entry_of(g->base) - memleak_page_entries, slab_starts);
 	return entry_of(g->base);
 }
@@ -560,12 +538,12 @@ static void drop_records(struct page_entry *first, unsigned long base)
 	const struct slab_shape *sh = &shapes[first->shape];
 	struct memleak_block *r = records_of(first);
 	size_t bytes = records_bytes(sh->nr_slots);
-	u32 first_pair = first->first_pair;
+	u32 first_bits = first->first_bits;
 	struct retired_array *retired;
 
 	set_pages(base, sh->nr_pages, NULL, 0, 0);
 	clear_bit(first - memleak_page_entries, slab_starts);
-	free_run(first_pair, BITS_TO_LONGS(sh->nr_slots));
+	free_run(first_bits, BITS_TO_LONGS(sh->nr_slots));
 	memleak.index_bytes -= bytes;
 	if (!memleak.pins) {
 		free_records(r, bytes);
@@ -590,7 +568,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 {
 	const struct slab_shape *sh;
 	struct memleak_block *r;
-	struct bit_pair *bits;
+	struct slot_bits *bits;
 	unsigned long base;
 	unsigned int i;
 
@@ -623,10 +601,11 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 			     unsigned int i)
 {
 	unsigned long start = block_start(b);
+	struct slot_bits *bits = bits_of(e, i);
 
-	bits_of(e, i)->simple &= ~bit_mask(i);
+	bits->simple &= ~bit_mask(i);
 	/* Unread until its next block is read: set only in a used slot. */
-	*read_word(e, i) &= ~bit_mask(i);
+	bits->read &= ~bit_mask(i);
 	b->flags = 0;
 	first_entry(e, start, start & shapes[e->shape].mask)->nr_used--;
 }
@@ -696,7 +675,8 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 {
 	struct page_entry *e = entry_of(addr);
 	const struct slab_shape *sh;
-	unsigned long base, w, bit;
+	struct slot_bits *bits;
+	unsigned long base, bit;
 	unsigned int i;
 
 	*first_ref = false;
@@ -709,17 +689,17 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 	i = slot_number(sh, addr - base);
 	if (i >= sh->nr_slots)
 		return NULL;	/* in the slab's unused tail */
-	w = pair_index(e->first_pair, i);
+	bits = bits_of(e, i);
 	bit = bit_mask(i);
-	if (bit_pool[w].mark & bit)
+	if (bits->mark & bit)
 		return NULL;
-	if ((bit_pool[w].simple & bit) && addr == object_start(sh, base, i)) {
+	if ((bits->simple & bit) && addr == object_start(sh, base, i)) {
 		/*
 		 * The scan's first reference: gray, so marked now, and
-		 * queued, so read whole before the pause looks (read_bits).
+		 * queued, so read whole before the pause looks (read bit).
 		 */
-		bit_pool[w].mark |= bit;
-		read_bits[w] |= bit;
+		bits->mark |= bit;
+		bits->read |= bit;
 		*first_ref = true;
 		return NULL;	/* not read: see the bit pool */
 	}
@@ -796,7 +776,7 @@ next_clear(const struct page_entry *e, unsigned int i, unsigned int nr_slots,
 {
 	while (i < nr_slots) {
 		unsigned int bit = i % BITS_PER_LONG;
-		unsigned long word = in_read_bits ? *read_word(e, i) :
+		unsigned long word = in_read_bits ? bits_of(e, i)->read :
 						    bits_of(e, i)->mark;
 		unsigned long clear = ~word >> bit;
 

@@ -15,7 +15,7 @@
  * entries of the pages a scan looks at stay in the cache.
  */
 struct page_entry {
-	u32 first_pair;		/* a slab's: its run in the bit pool */
+	u32 first_bits;		/* a slab's: its run in the bit pool */
 	u16 shape;		/* 0: none; SHAPE_TREE; else the slab's */
 	u16 nr_used;		/* a slab's first page: its records in use */
 };
