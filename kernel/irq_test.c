@@ -38,7 +38,15 @@ static void test_handler_counts_ticks(struct ktest *t)
 	msleep(100);
 	free_irq(tick_irq, &c);
 	ticks = tick_count(0) - ticks0;
-	KEXPECT(t, READ_ONCE(c.calls) >= msecs_to_jiffies(100) / 2);
+	/*
+	 * Called at every tick of CPU 0 while registered: all of its ticks
+	 * but one at each end of the window. Not counted against the time
+	 * slept: on a loaded host a late ARM tick accounts for several
+	 * periods in one interrupt (memleak_smp.t, once, with two QEMUs of
+	 * 4 CPUs on 2 cores, saw fewer than 5 calls in 100 ms).
+	 */
+	KEXPECT(t, READ_ONCE(c.calls) >= 1);
+	KEXPECT(t, c.calls + 2 >= irq_count(tick_irq, 0) - count0);
 	/* A late ARM tick may account for several periods in one call. */
 	KEXPECT(t, c.calls <= ticks + 1);
 	KEXPECT(t, irq_count(tick_irq, 0) - count0 >= c.calls);
