@@ -633,7 +633,8 @@ static void scan_roots(void)
  * For the classification (classify.c), while the words are at hand: a
  * word of white block b at p that may point to another white block.
  */
-static void note_if_white_target(struct memleak_block *b, const unsigned long *p)
+static void note_if_white_target(struct memleak_block *b,
+				 const unsigned long *p)
 {
 	if (memleak_in_bounds(*p) &&
 	    memleak_reads_word(b, (unsigned long)p - block_start(b)) &&
@@ -653,7 +654,8 @@ static bool checksum_block(struct memleak_block *b, u32 *sum,
 {
 	const unsigned long *p = (const unsigned long *)block_start(b);
 	const unsigned long *end = p + b->size / sizeof(long);
-	const unsigned long lowest = ~memleak.min_addr_inv;	/* see scan_words() */
+	/* The lowest start, as in scan_words(). */
+	const unsigned long lowest = ~memleak.min_addr_inv;
 	u32 h = 2166136261u;
 
 	while (p < end) {

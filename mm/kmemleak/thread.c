@@ -84,7 +84,8 @@ static bool scans_held;
 /* The holder owns the scan's claim: every other scan is refused. */
 void memleak_hold_scans(void)
 {
-	while (!(scans_held = memleak_claim_scan()) && READ_ONCE(memleak.enabled))
+	while (!(scans_held = memleak_claim_scan()) &&
+	       READ_ONCE(memleak.enabled))
 		msleep(1);
 }
 
