@@ -198,8 +198,16 @@ static struct memleak_block *next_in_queue(struct queue_pos *pos)
 	return pos->chunk->entry[pos->i++];
 }
 
+/*
+ * Once a push failed, none follows: a note whose word found no room
+ * would leave the queue's pairs one entry off, and a word then taken
+ * for a block. read_notes() takes a last block without its word as
+ * having none.
+ */
 void memleak_classify_note(struct memleak_block *from, unsigned long word)
 {
+	if (!memleak.enabled)
+		return;
 	if (!memleak_queue_push(&notes, from) ||
 	    !memleak_queue_push(&notes, (struct memleak_block *)word))
 		memleak_disable("out of memory for classifying suspects");
@@ -232,7 +240,7 @@ static unsigned long read_notes(void)
 	while ((from = memleak_queue_pop(&notes))) {
 		unsigned long word = (unsigned long)memleak_queue_pop(&notes);
 
-		if (is_suspect(from)) {
+		if (word && is_suspect(from)) {
 			if (r.nr_refs == NR_REFERENCES)
 				visit_references(&r);
 			r.refs[r.nr_refs].from = from;
