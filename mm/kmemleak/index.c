@@ -117,7 +117,7 @@ struct slot_bits {
 };
 #define RUN_ORDERS 16
 static struct slot_bits *bit_pool;
-static unsigned long pool_words;	/* capacity, in triples */
+static unsigned long pool_size;	/* capacity, in triples */
 static unsigned long pool_end;		/* triples handed out so far */
 static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
 
@@ -267,8 +267,8 @@ unsigned long memleak_index_table_pages(void)
 		pages += 1ul << page_records_order;
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
-	if (pool_words)
-		pages += 1ul << pool_order(pool_words);
+	if (pool_size)
+		pages += 1ul << pool_order(pool_size);
 	return pages;
 }
 
@@ -307,7 +307,7 @@ static struct memleak_block *records_of(const struct page_entry *e)
 static bool grow_pool(unsigned long triples)
 {
 	unsigned long least = PAGE_SIZE / sizeof(struct slot_bits);
-	unsigned long n = max(pool_words * 2, least);
+	unsigned long n = max(pool_size * 2, least);
 	struct slot_bits *pool;
 
 	while (n < pool_end + triples)
@@ -315,12 +315,12 @@ static bool grow_pool(unsigned long triples)
 	pool = alloc_table(pool_order(n));
 	if (!pool)
 		return false;
-	if (pool_words) {
+	if (pool_size) {
 		memcpy(pool, bit_pool, pool_end * sizeof(*pool));
-		free_table(bit_pool, pool_order(pool_words));
+		free_table(bit_pool, pool_order(pool_size));
 	}
 	bit_pool = pool;
-	pool_words = n;
+	pool_size = n;
 	return true;
 }
 
@@ -335,7 +335,7 @@ static bool alloc_run(unsigned int triples, u32 *first)
 		*first = free_runs[order] - 1;
 		free_runs[order] = (u32)bit_pool[*first].simple;
 	} else {
-		if (pool_end + (1u << order) > pool_words &&
+		if (pool_end + (1u << order) > pool_size &&
 		    !grow_pool(1u << order))
 			return false;
 		*first = (u32)pool_end;
