@@ -6,16 +6,17 @@
  *
  *   word --pfn--> page entry --shape--> slot = (word - slab) * reciprocal
  *                     |                   |
- *                     |                   +--> mark and simple bits
+ *                     |                   +--> mark, simple and read bits
  *                     |                        (a dense bit pool)
- *                     +--> the slab's records --> records[slot]
+ *                     +--> e->records[slot]
  *
  * The scan's question, "is this word the first reference to an unmarked
- * block?", is answered from three small tables: an 8-byte entry per
- * page of RAM, the shapes of the slab caches (a few dozen), and two
- * bits per slot of a slab holding tracked objects (mark, simple). Only a
+ * block?", is answered from three small tables: an entry per page of
+ * RAM, the shapes of the slab caches (a few dozen), and three bits per
+ * slot of a slab holding tracked objects (mark, simple, read). Only a
  * word that is none of that (inside a block, a block needing several
- * references) reads the slab's record of that slot.
+ * references) reads the slab's record of that slot, whose address is
+ * the page entry's records plus the slot.
  *
  * Each slab with tracked objects has an array of records, one struct
  * memleak_block per slot in slot order (a free slot's record has flags
@@ -73,16 +74,11 @@ struct slab_shape {
 static struct slab_shape shapes[MAX_SHAPES] __memleak_noscan;
 static unsigned int nr_shapes = 1;
 
-/*
- * One entry per page frame of RAM, pfn min_pfn first; beside them, for
- * the pages of a slab with tracked objects, its records (off the scan's
- * fast path).
- */
+/* One entry per page frame of RAM, pfn min_pfn first. */
 struct page_entry *memleak_page_entries;
-static struct memleak_block **page_records;
 /* A bit per page: the first page of a slab with records (walks). */
 static unsigned long *slab_starts;
-static unsigned int page_entries_order, page_records_order, slab_starts_order;
+static unsigned int page_entries_order, slab_starts_order;
 
 /*
  * The bit pool: a slab's run of word triples holds three bits per slot,
@@ -244,15 +240,12 @@ int memleak_index_init(void)
 	if (memleak_tree_init())
 		return -ENOMEM;
 	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
-	page_records_order = get_order(nr_pages * sizeof(struct memleak_block *));
 	slab_starts_order = get_order(BITS_TO_LONGS(nr_pages) * sizeof(long));
 	memleak_page_entries = alloc_table(page_entries_order);
-	page_records = alloc_table(page_records_order);
 	slab_starts = alloc_table(slab_starts_order);
-	if (!memleak_page_entries || !page_records || !slab_starts)
+	if (!memleak_page_entries || !slab_starts)
 		return -ENOMEM;
 	memset(memleak_page_entries, 0, nr_pages * sizeof(struct page_entry));
-	memset(page_records, 0, nr_pages * sizeof(struct memleak_block *));
 	memset(slab_starts, 0, BITS_TO_LONGS(nr_pages) * sizeof(long));
 	return 0;
 }
@@ -263,8 +256,6 @@ unsigned long memleak_index_table_pages(void)
 
 	if (memleak_page_entries)
 		pages += 1ul << page_entries_order;
-	if (page_records)
-		pages += 1ul << page_records_order;
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
 	if (pool_size)
@@ -292,12 +283,6 @@ void memleak_index_metadata(struct memleak_metadata *m)
 void memleak_index_shrink(void)
 {
 	memleak_tree_shrink();
-}
-
-/* The records of the slab holding the page of entry e. */
-static struct memleak_block *records_of(const struct page_entry *e)
-{
-	return page_records[e - memleak_page_entries];
 }
 
 /* ------------------------------------------------------------------ */
@@ -474,7 +459,7 @@ static inline struct page_entry *slab_slot(unsigned long addr, unsigned int *i)
 static inline struct memleak_block *
 slot_holding(const struct page_entry *e, unsigned int i, unsigned long addr)
 {
-	struct memleak_block *b = records_of(e) + i;
+	struct memleak_block *b = e->records + i;
 
 	if (record_used(b) && addr >= block_start(b) && addr < block_end(b))
 		return b;
@@ -497,7 +482,7 @@ static void set_pages(unsigned long start, unsigned int nr,
 	struct page_entry *e = entry_of(start);
 
 	for (unsigned int i = 0; i < nr; i++) {
-		page_records[e + i - memleak_page_entries] = records;
+		e[i].records = records;
 		e[i].shape = (u16)shape;
 		e[i].first_bits = first_bits;
 		e[i].nr_used = 0;
@@ -536,7 +521,7 @@ static struct page_entry *new_records(const struct slab_geometry *g)
 static void drop_records(struct page_entry *first, unsigned long base)
 {
 	const struct slab_shape *sh = &shapes[first->shape];
-	struct memleak_block *r = records_of(first);
+	struct memleak_block *r = first->records;
 	size_t bytes = records_bytes(sh->nr_slots);
 	u32 first_bits = first->first_bits;
 	struct retired_array *retired;
@@ -579,7 +564,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	if (i >= sh->nr_slots ||
 	    start + max(size, (size_t)1) > base + (unsigned long)(i + 1) * sh->size)
 		return NULL;
-	r = records_of(e) + i;
+	r = e->records + i;
 	*err = -EEXIST;
 	if (record_used(r))
 		return NULL;
@@ -639,7 +624,7 @@ struct memleak_block *memleak_index_find_start(unsigned long start,
 	}
 	if (!e->shape || !slot_in_slab(e, start, &i))
 		return NULL;
-	b = records_of(e) + i;
+	b = e->records + i;
 	if (!record_used(b) || block_start(b) != start)
 		return NULL;
 	place->entry = e;
@@ -660,7 +645,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	struct page_entry *e = slab_slot(addr, &i);
 
 	if (e)
-		b = records_of(e) + i;
+		b = e->records + i;
 	else
 		b = memleak_tree_find(addr);
 	if (!b || !record_used(b))
@@ -720,7 +705,7 @@ struct memleak_block *memleak_index_slot(unsigned long addr)
 	struct page_entry *e = slab_slot(addr, &i);
 
 	/* Computed from the page tables alone: the record is not read. */
-	return e ? records_of(e) + i : NULL;
+	return e ? e->records + i : NULL;
 }
 
 /* The page entry of a slab block and its slot, or NULL. */
@@ -729,7 +714,7 @@ static struct page_entry *slot_of_block(const struct memleak_block *b,
 {
 	struct page_entry *e = slab_slot(block_start(b), i);
 
-	return e && records_of(e) + *i == b ? e : NULL;
+	return e && e->records + *i == b ? e : NULL;
 }
 
 void memleak_index_mark(const struct memleak_block *b)
@@ -811,7 +796,7 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 	  void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
 {
 	const struct slab_shape *sh = &shapes[e->shape];
-	struct memleak_block *r = records_of(e);
+	struct memleak_block *r = e->records;
 	unsigned int nr_slots = sh->nr_slots;
 	unsigned int n = 0, passed = 0;
 	bool pass_read = kind == UNREAD_SLOTS &&

@@ -11,10 +11,13 @@
 #include "internal.h"
 
 /*
- * A page's entry: what its tracked blocks are. 8 bytes, so that the
- * entries of the pages a scan looks at stay in the cache.
+ * A page's entry: what its tracked blocks are, and where their records
+ * are. 12 bytes (16 on a 64-bit host), so that the entries of the pages
+ * a scan looks at stay in the cache, and the lookup that finds a slot
+ * holds its record's address from the same line.
  */
 struct page_entry {
+	struct memleak_block *records;	/* a slab's: one per slot */
 	u32 first_bits;		/* a slab's: its run in the bit pool */
 	u16 shape;		/* 0: none; SHAPE_TREE; else the slab's */
 	u16 nr_used;		/* a slab's first page: its records in use */

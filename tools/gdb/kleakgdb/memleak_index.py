@@ -6,17 +6,18 @@ this, by reading memory only:
 
   slab_starts  a bit per page of RAM: the first page of a slab with
                tracked objects
-  page_records per page, that slab's records: one struct memleak_block
-               per slot, in slot order (a free slot's record is zero, its
-               flags without MEMLEAK_ALLOCATED); the slot count comes
-               from the shape in the page's entry (memleak_page_entries)
+  memleak_page_entries
+               per page, its entry: the slab's records (one struct
+               memleak_block per slot, in slot order; a free slot's
+               flags without MEMLEAK_ALLOCATED) and its shape, which
+               gives the slot count
   block_tree   the blocks outside slabs: a radix tree keyed by start
                page, each entry a list of the tree's nodes (struct
                tree_block of mm/kmemleak/index_tree.c: the block
                itself, then next)
 """
 from . import source
-from .util import (KleakError, read_bytes, read_word, struct_at,
+from .util import (KleakError, read_bytes, struct_at,
                    struct_type, symbol_value, ulong, word_size, byte_order)
 
 # A bound on what a sane index holds: more means a corrupted one.
@@ -47,10 +48,13 @@ def slab_start_pages():
     return [p for p in pages if p < nr_pages]
 
 
-def slab_blocks(page, records):
+def slab_blocks(page):
     """The addresses of the blocks in the records of the slab whose
     first page is page (from min_pfn), by slot."""
     entry = symbol_value("memleak_page_entries")[page]
+    records = ulong(entry["records"])
+    if not records:
+        raise KleakError("slab start page %d has no records" % page)
     shape = symbol_value("shapes")[int(entry["shape"])]
     nr_slots = int(shape["nr_slots"])
     btype = struct_type("memleak_block")
@@ -113,11 +117,7 @@ def tree_blocks():
 def block_addresses():
     """Every tracked block's address, in memleak_walk_blocks()' order:
     slab by slab in address order, then the tree."""
-    page_records = ulong(symbol_value("page_records"))
     found = []
     for page in slab_start_pages():
-        records = read_word(page_records + page * word_size())
-        if not records:
-            raise KleakError("slab start page %d has no records" % page)
-        found.extend(slab_blocks(page, records))
+        found.extend(slab_blocks(page))
     return found + tree_blocks()
