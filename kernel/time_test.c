@@ -1,6 +1,7 @@
 /* Self-tests of the tick, the nanosecond clock and the delays. */
 #include <kernel/ktest.h>
 #include <kernel/irq.h>
+#include <kernel/printk.h>
 #include <kernel/time.h>
 
 /* Timeouts only: QEMU's timing is loose, so bounds are generous. */
@@ -54,7 +55,11 @@ static void test_ktime_monotonic(struct ktest *t)
 	KEXPECT_EQ(t, backwards, 0);
 }
 
-static void test_ktime_agrees_with_jiffies(struct ktest *t)
+/*
+ * Sleeps 200 ms; whether the nanosecond clock and the ticks counted
+ * meanwhile agree within a factor of two, in either direction.
+ */
+static bool clocks_agree_over_a_sleep(struct ktest *t)
 {
 	u64 t0 = ktime_get_ns(), ns;
 	unsigned long j0 = jiffies, ms_by_ticks;
@@ -63,10 +68,27 @@ static void test_ktime_agrees_with_jiffies(struct ktest *t)
 	ns = ktime_get_ns() - t0;
 	ms_by_ticks = jiffies_to_msecs(jiffies - j0);
 	KEXPECT(t, ns >= 200 * NSEC_PER_MSEC);
-	/* Within a factor of two of each other, in either direction. */
-	KEXPECT(t, ms_by_ticks * 2 * NSEC_PER_MSEC >= ns);
-	KEXPECT(t, ns * 2 >= ms_by_ticks * NSEC_PER_MSEC);
 	KEXPECT(t, ns < LOOSE_MAX_MS * NSEC_PER_MSEC);
+	if (ms_by_ticks * 2 * NSEC_PER_MSEC >= ns &&
+	    ns * 2 >= ms_by_ticks * NSEC_PER_MSEC)
+		return true;
+	printk("        # 200 ms slept: %llu ms by the clock, %lu by the "
+	       "ticks\n", ns / NSEC_PER_MSEC, ms_by_ticks);
+	return false;
+}
+
+/*
+ * A clock or a tick set up at the wrong rate disagrees on every try. On
+ * a busy host QEMU may deliver the ticks of one sleep late or drop some
+ * (i386's PIT): that does not last three sleeps in a row.
+ */
+static void test_ktime_agrees_with_jiffies(struct ktest *t)
+{
+	bool agreed = false;
+
+	for (int try = 0; try < 3 && !agreed; try++)
+		agreed = clocks_agree_over_a_sleep(t);
+	KEXPECT(t, agreed);
 }
 
 static void test_udelay_waits(struct ktest *t)
