@@ -413,8 +413,12 @@ TOOL_TESTS := $(sort $(wildcard tests/tools/*.t))
 # Both kernels (test images, configs/test.config), the ISO and the host
 # tests first, then one prove run. --comments: a failing subtest's
 # diagnostics (the end of its console, tests/lib/kqemu.py) show in the
-# log, so that a failure seen once on CI can be read afterwards.
-PROVE := prove --exec '' --timer --comments
+# log, so that a failure seen once on CI can be read afterwards. Each
+# test file runs under a timeout, so that one that hangs (a host test
+# looping on a broken index) fails instead of holding CI to its limit:
+# the slowest take about 90 s here.
+TEST_TIMEOUT := 900
+PROVE := prove --exec 'timeout $(TEST_TIMEOUT)' --timer --comments
 test: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
