@@ -5,7 +5,6 @@
 #include <kernel/mm.h>
 #include <kernel/sched.h>
 #include <kernel/slab.h>
-#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
 #include <kernel/thread.h>
@@ -54,20 +53,15 @@ static void test_join_errors(struct ktest *t)
 	KEXPECT_EQ(t, kthread_join(n, NULL), 0);
 }
 
-static void shrink_slabs(void *unused)
-{
-	(void)unused;
-	slab_shrink_all();
-}
-
 /*
- * Free pages once every CPU has handed its cached slab objects back:
- * threads allocate on one CPU and are freed on another, so objects
- * drift between the CPUs' caches, and the pages under them with them.
+ * Free pages once every CPU has handed its cached slab objects back
+ * (slab_shrink_all() empties every CPU's arrays): threads allocate on
+ * one CPU and are freed on another, so objects drift between the CPUs'
+ * caches, and the pages under them with them.
  */
 static unsigned long free_pages_settled(void)
 {
-	on_each_cpu(shrink_slabs, NULL, true);
+	slab_shrink_all();
 	return memleak_nr_free_pages();
 }
 

@@ -40,6 +40,7 @@
 #include <kernel/memleak.h>
 #include <kernel/printk.h>
 #include <kernel/shell.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 #include <kernel/export.h>
 
@@ -847,6 +848,32 @@ unsigned long kmem_cache_shrink(struct kmem_cache *c)
 	return release_free_slabs(c);
 }
 
+/*
+ * Run on every CPU by slab_shrink_all(): only a CPU touches its own
+ * arrays, so each empties its own, interrupts off.
+ */
+static void flush_this_cpus_arrays(void *unused)
+{
+	struct kmem_cache *c;
+	struct list_head *pos;
+	unsigned long flags;
+
+	(void)unused;
+	flags = spin_lock_irqsave(&slab_caches_lock);
+	for_each_cache(c, pos) {
+		struct array_cache *ac = &c->cpu[smp_processor_id()];
+
+		flush_array(c, ac, ac->avail);
+	}
+	spin_unlock_irqrestore(&slab_caches_lock, flags);
+}
+
+/*
+ * Every CPU's arrays, not only the caller's: a thread that moved to
+ * another CPU meanwhile left its frees in the first one's arrays, and
+ * their slabs would stay (a self-test comparing free pages before and
+ * after once missed 128 pages so, with 4 CPUs).
+ */
 unsigned long slab_shrink_all(void)
 {
 	struct kmem_cache *c;
@@ -855,9 +882,10 @@ unsigned long slab_shrink_all(void)
 
 	/* Its spare objects first, so that their slabs can go too. */
 	memleak_shrink();
+	on_each_cpu(flush_this_cpus_arrays, NULL, true);
 	flags = spin_lock_irqsave(&slab_caches_lock);
 	for_each_cache(c, pos)
-		pages += kmem_cache_shrink(c);
+		pages += release_free_slabs(c);
 	spin_unlock_irqrestore(&slab_caches_lock, flags);
 	return pages;
 }

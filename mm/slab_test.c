@@ -9,6 +9,7 @@
 #include <kernel/mm.h>
 #include <kernel/printk.h>
 #include <kernel/slab.h>
+#include <kernel/smp.h>
 #include <kernel/string.h>
 
 #define NOBJ 200
@@ -143,6 +144,62 @@ static void test_cpu_arrays_drained(struct ktest *t)
 	KEXPECT_EQ(t, settled_free(), before);
 }
 
+struct objects_to_free {
+	struct kmem_cache *cache;
+	void **objs;
+	int n;
+};
+
+/* Run on another CPU: its frees wait in that CPU's array. */
+static void free_objects_here(void *arg)
+{
+	struct objects_to_free *f = arg;
+
+	for (int i = 0; i < f->n; i++)
+		kmem_cache_free(f->cache, f->objs[i]);
+}
+
+static unsigned int another_cpu(void)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		if (cpu != smp_processor_id())
+			return cpu;
+	return smp_processor_id();
+}
+
+/*
+ * Objects freed on another CPU (a thread that moved, or an interrupt
+ * there) wait in that CPU's array, and hold their slab: slab_shrink_all()
+ * empties every CPU's arrays, so the slab goes back.
+ */
+static void test_shrink_empties_every_cpu(struct ktest *t)
+{
+	static void *objs[8];
+	struct kmem_cache *c = kmem_cache_create("ktest-elsewhere", 128, 0,
+						 0, NULL);
+	struct objects_to_free f = { .cache = c, .objs = objs, .n = 8 };
+
+	KEXPECT(t, c != NULL);
+	if (!c)
+		return;
+	if (num_online_cpus() < 2) {
+		printk("    # one CPU online: no other CPU's array to empty\n");
+		KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+		return;
+	}
+	for (int i = 0; i < f.n; i++)
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+	KEXPECT_EQ(t, smp_call_function_single(another_cpu(),
+					       free_objects_here, &f, true), 0);
+	memset(objs, 0, sizeof(objs));
+	KEXPECT(t, c->nr_slabs > 0);	/* under the objects in an array */
+	slab_shrink_all();
+	KEXPECT_EQ(t, c->nr_slabs, 0);
+	KEXPECT_EQ(t, kmem_cache_destroy(c), 0);
+}
+
 static void test_misuse_reported(struct ktest *t)
 {
 	unsigned long before = settled_free(), errors = mm_errors();
@@ -197,6 +254,7 @@ static const struct ktest_case slab_cases[] = {
 	KTEST_CASE(test_destroy_refused_while_in_use),
 	KTEST_CASE(test_constructor),
 	KTEST_CASE(test_cpu_arrays_drained),
+	KTEST_CASE(test_shrink_empties_every_cpu),
 	KTEST_CASE(test_misuse_reported),
 #ifdef CONFIG_SLAB_DEBUG
 	KTEST_CASE(test_red_zones_and_poison),

@@ -111,7 +111,11 @@ int kmem_cache_destroy(struct kmem_cache *cache);
  * back to the page allocator; returns the pages freed.
  */
 unsigned long kmem_cache_shrink(struct kmem_cache *cache);
-/* kmem_cache_shrink() of every cache; returns the pages freed. */
+/*
+ * Every CPU empties its arrays of every cache (on_each_cpu(): not from
+ * an interrupt handler), then every empty slab goes back to the page
+ * allocator; returns the pages freed.
+ */
 unsigned long slab_shrink_all(void);
 /* Objects handed to users and not freed (arrays not counted). */
 unsigned long kmem_cache_active_objects(struct kmem_cache *cache);
