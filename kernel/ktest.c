@@ -9,6 +9,7 @@
 #include <kernel/printk.h>
 #include <kernel/shell.h>
 #include <kernel/string.h>
+#include <kernel/task.h>
 
 #define MAX_PARAMS 8
 
@@ -59,19 +60,6 @@ void ktest_fail(struct ktest *t, const char *file, int line,
 	printk("\n");
 }
 
-/*
- * Every case starts on a clean stack: a conservative scan (the leak
- * collector's tests) would otherwise take a stale copy of an earlier
- * case's pointer, left in an unused slot of a new frame, for a live one.
- */
-static void __noinline wipe_stack_below(void)
-{
-	volatile char area[4096];
-
-	for (unsigned int i = 0; i < sizeof(area); i++)
-		area[i] = 0;
-}
-
 static int count_cases(const struct ktest_suite *suite)
 {
 	int n = 0;
@@ -92,7 +80,12 @@ static int run_suite(const struct ktest_suite *suite, int number)
 	for (int i = 0; i < n; i++) {
 		struct ktest t = { 0 };
 
-		wipe_stack_below();
+		/*
+		 * Every case starts on a clean stack: a conservative scan (the
+		 * leak collector's tests) would otherwise take a stale copy of
+		 * an earlier case's pointer for a live one.
+		 */
+		task_wipe_dead_stack();
 		suite->cases[i].run(&t);
 		printk("    %sok %d %s\n", t.failures ? "not " : "", i + 1,
 		       suite->cases[i].name);

@@ -4,6 +4,7 @@
 #include <kernel/console.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/task.h>
 #include <kernel/kernel.h>
 
 /*
@@ -145,8 +146,15 @@ int shell_run_line(const char *line)
 	/* A failing command does not stop the ones after it, as in sh. */
 	for (p = line; *p;) {
 		parse_command(&p, &args);
-		if (args.argc)
-			status = run_command(args.argc, args.argv);
+		if (!args.argc)
+			continue;
+		status = run_command(args.argc, args.argv);
+		/*
+		 * The command's dead frames may hold block addresses (an
+		 * allocation's, a module's list): the next command's scan
+		 * must not find them in its own frames' unused slots.
+		 */
+		task_wipe_dead_stack();
 	}
 	return status;
 }

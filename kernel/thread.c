@@ -142,7 +142,43 @@ size_t thread_stack_used(const struct thread *t)
 	end = (const u32 *)((const char *)t->stack + t->stack_size);
 	while (p < end && *p == STACK_FILL)
 		p++;
-	return (const char *)end - (const char *)p;
+	return max(t->stack_deepest,
+		   (size_t)((const char *)end - (const char *)p));
+}
+
+/* The wipe never goes this close to the bottom of a stack. */
+#define WIPE_BOTTOM_GAP 256
+
+/*
+ * The dead part is claimed with alloca() and repainted: one contiguous
+ * block below this frame, holes and padding of old frames included
+ * (arrays in frames of their own would skip the words between them).
+ * Repainted, not zeroed, so that the paint still tells how deep the
+ * stack goes from now on; how deep it went before is kept in the thread.
+ */
+void __noinline task_wipe_dead_stack(void)
+{
+	struct thread *t = current;
+	unsigned long here = (unsigned long)__builtin_frame_address(0);
+	unsigned long low, floor;
+	volatile u32 *dead;
+	size_t words;
+
+	if (!t || !t->stack)
+		return;
+	low = (unsigned long)t->stack;
+	/* Not on its own stack (an interrupt stack): nothing of it to wipe. */
+	if (here < low || here >= low + t->stack_size)
+		return;
+	t->stack_deepest = thread_stack_used(t);
+	floor = max(low + t->stack_size - t->stack_deepest,
+		    low + WIPE_BOTTOM_GAP);
+	if (here <= floor)
+		return;
+	words = (here - floor) / sizeof(u32);
+	dead = __builtin_alloca(words * sizeof(u32));
+	for (size_t i = 0; i < words; i++)
+		dead[i] = STACK_FILL;
 }
 
 /*

@@ -141,6 +141,78 @@ static void test_stack_high_water_mark(struct ktest *t)
 	KEXPECT(t, thread_stack_used(current) <= current->stack_size);
 }
 
+/*
+ * task_wipe_dead_stack(), in a thread of its own (a fresh 8 KiB stack):
+ * marks left in a returned frame are gone after it, but for the wipe's
+ * own frame at the top, and the stack's high-water mark has not moved.
+ */
+#define STALE_MARK 0x5a1e5a1eUL
+#define NR_MARKS 768
+/* The wipe's own frame, at the top of the marks: no function wipes its own. */
+#define WIPER_FRAME_WORDS 32
+
+static unsigned long marks_low;
+
+/*
+ * Leaves NR_MARKS copies of STALE_MARK in its frame, dead once it
+ * returns; calls nothing, so its array is the deepest the stack goes.
+ */
+static void __noinline leave_marks(void)
+{
+	volatile unsigned long area[NR_MARKS];
+
+	for (unsigned int i = 0; i < NR_MARKS; i++)
+		area[i] = STALE_MARK;
+	marks_low = (unsigned long)area;
+}
+
+/*
+ * The marks still there among words [from, to) of the array (0: its
+ * lowest address). Inline: a frame of its own would lie on the marks.
+ */
+static __always_inline unsigned int marks_left(unsigned int from,
+					       unsigned int to)
+{
+	const volatile unsigned long *p = (const unsigned long *)marks_low;
+	unsigned int left = 0;
+
+	for (unsigned int i = from; i < to; i++)
+		left += p[i] == STALE_MARK;
+	return left;
+}
+
+struct wipe_result {
+	unsigned int marks_before, marks_after;
+	size_t used_before, used_after;
+};
+
+static int wipe_in_thread(void *arg)
+{
+	struct wipe_result *r = arg;
+
+	leave_marks();
+	r->marks_before = marks_left(0, NR_MARKS);
+	r->used_before = thread_stack_used(current);
+	task_wipe_dead_stack();
+	r->marks_after = marks_left(0, NR_MARKS - WIPER_FRAME_WORDS);
+	r->used_after = thread_stack_used(current);
+	return 0;
+}
+
+static void test_wipe_dead_stack(struct ktest *t)
+{
+	struct wipe_result r = { 0 };
+	struct thread *th = kthread_run(wipe_in_thread, &r, "kt-wipe");
+
+	KEXPECT(t, th != NULL);
+	if (!th)
+		return;
+	KEXPECT_EQ(t, kthread_join(th, NULL), 0);
+	KEXPECT_EQ(t, r.marks_before, NR_MARKS);
+	KEXPECT_EQ(t, r.marks_after, 0);
+	KEXPECT_EQ(t, r.used_after, r.used_before);
+}
+
 static bool in_stack(const struct thread *th, unsigned long addr)
 {
 	unsigned long low = (unsigned long)th->stack;
@@ -190,6 +262,7 @@ static const struct ktest_case thread_cases[] = {
 	KTEST_CASE(test_exit_frees_stack),
 	KTEST_CASE(test_detached_thread_is_freed),
 	KTEST_CASE(test_stack_high_water_mark),
+	KTEST_CASE(test_wipe_dead_stack),
 	KTEST_CASE(test_saved_frame),
 	KTEST_CASE(test_identity),
 	{ 0 },

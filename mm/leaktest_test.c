@@ -8,6 +8,7 @@
 #include <kernel/ktest.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/task.h>
 #include "leaktest.h"
 #include "kmemleak/internal.h"
 
@@ -118,7 +119,7 @@ static void check_and_teardown(struct ktest *t,
 		}
 		scans = READ_ONCE(memleak.scans);
 		s->between_scans();
-		memleak_wipe_stack();
+		task_wipe_dead_stack();
 		KEXPECT(t, scan_into(&after));
 	}
 	KEXPECT(t, !before.overflow && !after.overflow);
@@ -142,12 +143,12 @@ static void run_scenario(struct ktest *t, const char *name)
 	memleak.min_age_jiffies = 0;
 	KEXPECT(t, scan_into(&before));
 	KEXPECT_EQ(t, leaktest_setup(s), 0);
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	if (s->between_scans) {
 		KEXPECT(t, scan_into(&after));
 		scans = READ_ONCE(memleak.scans);
 		s->between_scans();
-		memleak_wipe_stack();
+		task_wipe_dead_stack();
 	}
 	check_and_teardown(t, s, saved_age, scans);
 }
@@ -219,7 +220,7 @@ static void test_typed_off(struct ktest *t)
 	memleak.min_age_jiffies = 0;
 	memleak.typed = false;
 	KEXPECT_EQ(t, leaktest_setup(s), 0);
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	KEXPECT(t, scan_into(&after));
 	KEXPECT(t, find_in(&after, leaktest_blocks[1].masked) < 0);
 	KEXPECT_EQ(t, memleak.bytes_precise, 0);
@@ -271,7 +272,7 @@ static void test_percpu(struct ktest *t)
 	KEXPECT(t, scan_into(&before));
 	KEXPECT_EQ(t, leaktest_setup(s), 0);
 	KEXPECT_EQ(t, leaktest_nr_blocks, 2);
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	KEXPECT(t, scan_into(&after));
 	for (unsigned int i = 0; i < leaktest_nr_blocks; i++)
 		if (find_in(&after, leaktest_blocks[i].masked) >= 0)
@@ -283,7 +284,7 @@ static void test_percpu(struct ktest *t)
 	check_nothing_extra(t);
 	scans = READ_ONCE(memleak.scans);
 	s->between_scans();
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	check_and_teardown(t, s, saved_age, scans);
 }
 
@@ -295,7 +296,7 @@ static void test_freed_after_report(struct ktest *t)
 
 	memleak.min_age_jiffies = 0;
 	KEXPECT_EQ(t, leaktest_setup(s), 0);
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	masked = leaktest_blocks[0].masked;
 	KEXPECT(t, scan_into(&after));
 	KEXPECT(t, find_in(&after, masked) >= 0);

@@ -17,6 +17,11 @@ void task_current_identity(char *comm, size_t size, int *pid)
 	*pid = (int)getpid();
 }
 
+/* No stack is a root here, so nothing stale in one can hide a block. */
+void task_wipe_dead_stack(void)
+{
+}
+
 /* One thread, never in an interrupt handler: the count never moves. */
 u64 task_switch_count[NR_CPUS] = { [0 ... NR_CPUS - 1] = 1 };
 u64 task_switch_count_irq_saved[NR_CPUS];

@@ -1,8 +1,8 @@
 /*
  * What the leak collector needs from the threads, in its own terms:
- * the live part of every thread stack (its scan roots) and who is
- * allocating (for the allocation records). Implemented in kernel/thread.c
- * over <kernel/thread.h>.
+ * the live part of every thread stack (its scan roots), their dead part
+ * wiped, and who is allocating (for the allocation records).
+ * Implemented in kernel/thread.c over <kernel/thread.h>.
  */
 #ifndef KERNEL_TASK_H
 #define KERNEL_TASK_H
@@ -21,6 +21,16 @@
 void task_for_each_live_stack(void (*fn)(const void *low, const void *high,
 					 void *ctx),
 			      void *ctx);
+
+/*
+ * Zeroes the dead part of the caller's stack, below its frame, as deep as
+ * the stack has ever been used. Code that has just held block addresses
+ * in locals (a command, a test case, a report) calls it when done: the
+ * next scan's frames will lie there, and a stale copy in an unused slot
+ * would pass for a live reference, the classic false negative of a
+ * conservative scan.
+ */
+void task_wipe_dead_stack(void);
 
 /*
  * The name (NUL-terminated, truncated to size) and pid of the running

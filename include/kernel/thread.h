@@ -43,6 +43,8 @@ struct thread {
 	unsigned int slice;		/* ticks left of its time slice */
 	void *stack;			/* lowest address */
 	size_t stack_size;
+	/* Bytes once used, before task_wipe_dead_stack() repainted them. */
+	size_t stack_deepest;
 	int (*fn)(void *arg);
 	void *arg;
 	int exit_code;

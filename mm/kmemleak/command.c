@@ -391,13 +391,10 @@ static int run_subcommand(int argc, char **argv)
 	return c->run(argc, argv);
 }
 
-int memleak_command(int argc, char **argv)
+static int memleak_command(int argc, char **argv)
 {
-	int ret = argc == 1 ? report_all() : run_subcommand(argc - 1, argv + 1);
-
-	/* The report held block addresses in frames now dead. */
-	memleak_wipe_stack();
-	return ret;
+	/* The shell wipes the dead frames, which held block addresses. */
+	return argc == 1 ? report_all() : run_subcommand(argc - 1, argv + 1);
 }
 SHELL_COMMAND("memleak", memleak_command, "memleak [SUBCOMMAND [ARG...]]",
 	      "scan for memory leaks and list the suspected ones "

@@ -24,6 +24,7 @@
 #include <kernel/kernel.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/task.h>
 #include "internal.h"
 
 /* Words read per IRQ-off window, the scan's SCAN_BUDGET. */
@@ -210,7 +211,7 @@ static struct memleak_block *target_of(char **argv)
 	if (!parse_addr(argv))
 		return NULL;
 	/* parse_addr()'s dead frame lies where the scan's callers go. */
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	if (scan_and_claim(argv[0]))
 		return NULL;
 	addr = READ_ONCE(asked_addr);

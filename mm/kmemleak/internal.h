@@ -951,7 +951,7 @@ memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 	if (i + MEMLEAK_QUEUE_AHEAD < chunk->tail)
 		memleak_prefetch_memory(chunk->entry[i + MEMLEAK_QUEUE_AHEAD]);
 }
-void memleak_wipe_stack(void);
+
 /*
  * A window of the scan with interrupts off, memleak_lock held: timed,
  * for 'memleak stats' and 'mmbench scan', wherever in the scan it is
@@ -1032,7 +1032,6 @@ struct memleak_command {
 		}
 extern const struct memleak_command __start_memleak_cmds[];
 extern const struct memleak_command __stop_memleak_cmds[];
-int memleak_command(int argc, char **argv);
 
 /* report.c */
 unsigned long memleak_clear_reports(void);

@@ -132,21 +132,6 @@ static bool scan_running;
 unsigned long memleak_stack_floor;
 
 /*
- * Overwrites the dead stack below the caller. Code that has just held
- * block addresses in locals (a pattern's setup, a report that printed
- * them) calls it when done: the next scan's frames will lie there, and a
- * stale copy in an unused slot would pass for a live reference, the
- * classic false negative of a conservative scan.
- */
-void __noinline memleak_wipe_stack(void)
-{
-	volatile char area[2048];
-
-	for (unsigned int i = 0; i < sizeof(area); i++)
-		area[i] = 0;
-}
-
-/*
  * Whether b, queued by this scan, is still that block after the lock
  * was dropped: not freed, and its record not taken by a block made
  * since (MEMLEAK_NEW: never queued, see reset_colors()).

@@ -10,6 +10,7 @@
 #include <kernel/errno.h>
 #include <kernel/printk.h>
 #include <kernel/string.h>
+#include <kernel/task.h>
 #include <kernel/thread.h>
 #include <kernel/time.h>
 #include <kernel/wait.h>
@@ -39,7 +40,7 @@ static int scan_thread_fn(void *arg)
 		 * the frames of the wait will lie there, and the next scan
 		 * (another thread's, too) reads them live: wipe them first.
 		 */
-		memleak_wipe_stack();
+		task_wipe_dead_stack();
 	}
 	return 0;
 }

@@ -32,6 +32,7 @@
 #include <kernel/printk.h>
 #include <kernel/slab.h>
 #include <kernel/string.h>
+#include <kernel/task.h>
 #include "internal.h"
 
 #define MAX_TYPES 255
@@ -391,7 +392,7 @@ unsigned long memleak_print_type_findings(void)
 	for (unsigned int i = 0; i < n; i++)
 		drop_traces(&copy[i]);
 	memleak_leave(flags);
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	return n;
 }
 

@@ -11,6 +11,7 @@
 #include <kernel/slab.h>
 #include <kernel/mm.h>
 #include <kernel/cycles.h>
+#include <kernel/task.h>
 #include <asm/host.h>
 #include "../../../mm/kmemleak/internal.h"
 #include "graph.h"
@@ -68,7 +69,7 @@ int main(int argc, char **argv)
 	graph_release(&g);	/* as the other contenders do */
 	memleak_flush_pending();
 	memleak.min_age_jiffies = 0;
-	memleak_wipe_stack();
+	task_wipe_dead_stack();
 	t0 = graph_now_ns();
 	memleak_scan();
 	t1 = graph_now_ns();
