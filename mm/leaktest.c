@@ -291,6 +291,33 @@ static void unhook_scan_area(void)
 	lt_area_keep = NULL;
 }
 
+/*
+ * An orphan whose address the command that made it leaves behind in a
+ * dead frame, a word in every slot of a deep array: what an interrupt
+ * taken while a register held it, or a printk() of it, leaves. The next
+ * command's frames lie there, so unless the shell wipes the dead stack
+ * after each command (task_wipe_dead_stack()), a slot they do not write
+ * keeps a copy that the scan takes for a reference.
+ */
+#define LT_STALE_COPIES 512
+
+static void __noinline lt_leave_copies(unsigned long masked)
+{
+	volatile unsigned long copies[LT_STALE_COPIES];
+
+	for (unsigned int i = 0; i < LT_STALE_COPIES; i++)
+		copies[i] = masked ^ LEAKTEST_MASK;
+	(void)copies;	/* written for what is left of them */
+}
+
+static void setup_stale_copy(void)
+{
+	void *p = lt_kmalloc(48, true);
+
+	if (p)
+		lt_leave_copies((unsigned long)p ^ LEAKTEST_MASK);
+}
+
 /* A block only pointed to from another orphan: both are leaks. */
 static void setup_inside_orphan(void)
 {
@@ -661,6 +688,8 @@ const struct leaktest_scenario leaktest_scenarios[] = {
 	  setup_ignore, NULL, NULL },
 	{ "scan-area", "memleak_scan_area: a pointer outside the area is no reference",
 	  setup_scan_area, unhook_scan_area, NULL },
+	{ "stale-copy", "an orphan whose address the command left in a dead "
+	  "frame: reported", setup_stale_copy, NULL, NULL },
 	{ "inside-orphan", "a block only referenced from another orphan",
 	  setup_inside_orphan, NULL, NULL },
 	{ "cycle", "three orphans pointing at each other",

@@ -169,6 +169,7 @@ SCENARIO_CASE(test_padding, "padding")
 SCENARIO_CASE(test_not_leak, "not-leak")
 SCENARIO_CASE(test_ignore, "ignore")
 SCENARIO_CASE(test_scan_area, "scan-area")
+SCENARIO_CASE(test_stale_copy, "stale-copy")
 SCENARIO_CASE(test_inside_orphan, "inside-orphan")
 SCENARIO_CASE(test_cycle, "cycle")
 SCENARIO_CASE(test_interior_only, "interior-only")
@@ -321,7 +322,7 @@ static void test_scans_held(struct ktest *t)
 /* Every scenario above is also in the table, and the other way round. */
 static void test_scenario_table(struct ktest *t)
 {
-	KEXPECT_EQ(t, leaktest_nr_scenarios, 23);
+	KEXPECT_EQ(t, leaktest_nr_scenarios, 24);
 	KEXPECT(t, leaktest_find("nosuch") == NULL);
 }
 
@@ -336,6 +337,7 @@ static const struct ktest_case leaktest_cases[] = {
 	KTEST_CASE(test_not_leak),
 	KTEST_CASE(test_ignore),
 	KTEST_CASE(test_scan_area),
+	KTEST_CASE(test_stale_copy),
 	KTEST_CASE(test_inside_orphan),
 	KTEST_CASE(test_cycle),
 	KTEST_CASE(test_interior_only),
