@@ -146,8 +146,11 @@ size_t thread_stack_used(const struct thread *t)
 		   (size_t)((const char *)end - (const char *)p));
 }
 
-/* The wipe never goes this close to the bottom of a stack. */
-#define WIPE_BOTTOM_GAP 256
+/*
+ * The wipe never goes this close to the bottom of a stack: an interrupt
+ * taken meanwhile lands below it, and must still find room there.
+ */
+#define WIPE_BOTTOM_GAP 1024
 
 /*
  * The dead part is claimed with alloca() and repainted: one contiguous
