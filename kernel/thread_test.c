@@ -142,7 +142,7 @@ static void test_stack_high_water_mark(struct ktest *t)
 }
 
 /*
- * task_wipe_dead_stack(), in a thread of its own (a fresh 8 KiB stack):
+ * task_wipe_dead_stack(), in a thread of its own (a fresh stack):
  * marks left in a returned frame are gone after it, but for the wipe's
  * own frame at the top, and the stack's high-water mark has not moved.
  */

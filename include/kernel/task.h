@@ -23,12 +23,13 @@ void task_for_each_live_stack(void (*fn)(const void *low, const void *high,
 			      void *ctx);
 
 /*
- * Zeroes the dead part of the caller's stack, below its frame, as deep as
- * the stack has ever been used. Code that has just held block addresses
- * in locals (a command, a test case, a report) calls it when done: the
- * next scan's frames will lie there, and a stale copy in an unused slot
- * would pass for a live reference, the classic false negative of a
- * conservative scan.
+ * Overwrites the dead part of the caller's stack, below its frame, as
+ * deep as the stack has ever been used (with the stack's paint, so that
+ * thread_stack_used() still tells). Code that has just held block
+ * addresses in locals (a command, a test case, a report) calls it when
+ * done: the next scan's frames will lie there, and a stale copy in an
+ * unused slot would pass for a live reference, the classic false
+ * negative of a conservative scan.
  */
 void task_wipe_dead_stack(void);
 
