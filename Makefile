@@ -416,19 +416,27 @@ TOOL_TESTS := $(sort $(wildcard tests/tools/*.t))
 # log, so that a failure seen once on CI can be read afterwards. Each
 # test file runs under a timeout, so that one that hangs (a host test
 # looping on a broken index) fails instead of holding CI to its limit:
-# the slowest take about 90 s here.
+# the slowest take about 90 s here. tools/test-log keeps each file's
+# output in build/test-logs/; when a run fails, tools/test-failures
+# prints its failures again, with their diagnostics, at the very end,
+# where a CI log cut to its tail still shows them.
 TEST_TIMEOUT := 900
-PROVE := prove --exec 'timeout $(TEST_TIMEOUT)' --timer --comments
+TEST_LOGS := build/test-logs
+PROVE := prove --exec 'tools/test-log $(TEST_LOGS) $(TEST_TIMEOUT)' \
+	--timer --comments
+PROVE_FAILED := { tools/test-failures $(TEST_LOGS); exit 1; }
 test: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
 	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
 	$(Q)$(MAKE) --no-print-directory host-tests fuzz
+	$(Q)rm -rf $(TEST_LOGS)
 	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP $(PROVE) -j2 \
 		$(HOST_TESTS) $(FUZZ_TESTS) \
-		$(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) $(TOOL_TESTS)
-	$(Q)$(PROVE) $(SERIAL_TESTS)
+		$(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) $(TOOL_TESTS) \
+		|| $(PROVE_FAILED)
+	$(Q)$(PROVE) $(SERIAL_TESTS) || $(PROVE_FAILED)
 
 # The QEMU tests alone (tests/boot/), on both kernels and the ISO.
 boot-tests: check-tools
@@ -436,9 +444,10 @@ boot-tests: check-tools
 	$(Q)$(MAKE) --no-print-directory ARCH=i386 kernel iso
 	$(Q)$(MAKE) --no-print-directory ARCH=arm test_defconfig
 	$(Q)$(MAKE) --no-print-directory ARCH=arm kernel
+	$(Q)rm -rf $(TEST_LOGS)
 	$(Q)$(PROVE) -j2 $(filter-out $(SERIAL_TESTS),$(BOOT_TESTS)) \
-		$(TOOL_TESTS)
-	$(Q)$(PROVE) $(SERIAL_TESTS)
+		$(TOOL_TESTS) || $(PROVE_FAILED)
+	$(Q)$(PROVE) $(SERIAL_TESTS) || $(PROVE_FAILED)
 
 # The collector's SMP stress at full size: 1,000,000 operations racing
 # background scans, on 2 and 4 CPUs of both arches (tests/boot/
