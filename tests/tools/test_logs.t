@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """make test's logs: tools/test-log passes a test's output to prove
-unchanged, with its exit status (124 when it timed out), and keeps it
-with that status in LOGDIR; tools/test-failures reads them back and
-prints each failing test with its diagnostics, or the status and last
-lines of a file that failed without one, and nothing for files that
+unchanged, with its exit status (124 when it timed out) and its
+standard error, and keeps them in LOGDIR; tools/test-failures reads
+them back and prints each failing test with its diagnostics, or the
+status and last lines of a file that failed without one, and the last
+lines of a failed file's standard error, and nothing for files that
 passed (exit 1 when any failed, 0 when none did, 2 on bad usage)."""
 import os
 import subprocess
@@ -39,6 +40,9 @@ def main():
         script(os.path.join(tmp, "t", "bad.t"), "cat <<'EOF'\n%sEOF\nexit 1\n" % FAILING)
         script(os.path.join(tmp, "t", "hang.t"), "echo 1..1\necho '# waiting'\nsleep 30\n")
         script(os.path.join(tmp, "t", "good.t"), "echo 1..1\necho 'ok 1 - fine'\n")
+        script(os.path.join(tmp, "t", "crash.t"),
+               "echo 1..2\necho 'ok 1 - first'\necho 'ERROR: AddressSanitizer: "
+               "heap-use-after-free' >&2\nexit 1\n")
 
         run = subprocess.run([TEST_LOG, logs, "20", "t/bad.t"], cwd=tmp,
                              capture_output=True, text=True)
@@ -53,6 +57,11 @@ def main():
                "test-log: a test that runs too long is stopped (124)", run.stderr)
         subprocess.run([TEST_LOG, logs, "20", "t/good.t"], cwd=tmp,
                        capture_output=True, text=True)
+        run = subprocess.run([TEST_LOG, logs, "20", "t/crash.t"], cwd=tmp,
+                             capture_output=True, text=True)
+        tap.ok(run.returncode == 1 and run.stdout == "1..2\nok 1 - first\n" and
+               "heap-use-after-free" in run.stderr,
+               "test-log: the standard error passed on as well", run.stdout + run.stderr)
 
         run = subprocess.run([FAILURES, logs], capture_output=True, text=True)
         out = run.stdout
@@ -62,12 +71,16 @@ def main():
                "test-failures: a failing test with its diagnostics", out)
         tap.ok("t_hang.t: timed out\n" in out and "# waiting" in out,
                "test-failures: a file that timed out, with its last lines", out)
+        tap.ok("t_crash.t: exit status 1\n  (no failing test printed; the last "
+               "lines:)\n    1..2\n    ok 1 - first\n  its standard error, the last "
+               "lines:\n    ERROR: AddressSanitizer: heap-use-after-free\n" in out,
+               "test-failures: a crash's last lines and standard error", out)
         tap.ok("good" not in out and
-               "make test: 2 test files failed" in out.splitlines()[-1],
+               "make test: 3 test files failed" in out.splitlines()[-1],
                "test-failures: passing files left out, the count last", out)
 
-        os.remove(os.path.join(logs, "t_bad.t.tap"))
-        os.remove(os.path.join(logs, "t_hang.t.tap"))
+        for name in ("t_bad.t", "t_hang.t", "t_crash.t"):
+            os.remove(os.path.join(logs, name + ".tap"))
         run = subprocess.run([FAILURES, logs], capture_output=True, text=True)
         tap.ok(run.returncode == 0 and run.stdout == "",
                "test-failures: nothing failed, nothing printed, status 0",
