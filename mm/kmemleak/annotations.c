@@ -33,7 +33,7 @@ static void pad_block(unsigned long ptr, unsigned long offset, size_t size)
 
 	if (!b)
 		return;
-	if (offset + size > b->size) {
+	if (offset + size > block_size(b)) {
 		printk("memleak_padding: %lu+%zu is past the end of 0x%08lx\n",
 		       offset, size, ptr);
 		return;
@@ -69,7 +69,7 @@ static void add_scan_area(unsigned long ptr, unsigned long offset,
 
 	if (!b)
 		return;
-	if (offset + length > b->size || offset + length < offset) {
+	if (offset + length > block_size(b) || offset + length < offset) {
 		printk("memleak_scan_area: %lu+%zu is past the end of 0x%08lx\n",
 		       offset, length, ptr);
 		return;

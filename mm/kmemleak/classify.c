@@ -116,7 +116,7 @@ static void read_words(struct reader *r, struct memleak_block *s,
 	unsigned long start = block_start(s);
 	const unsigned long *p = (const unsigned long *)(start + *offset);
 	const unsigned long *end =
-		p + min((s->size - *offset) / sizeof(long), r->budget);
+		p + min((block_size(s) - *offset) / sizeof(long), r->budget);
 	const unsigned long lowest = ~memleak.min_addr_inv;	/* see scan_words() */
 
 	r->budget -= (unsigned long)(end - p);
@@ -157,7 +157,7 @@ static void read_suspects(struct reader *r)
 			memleak_scan_window_enter(&flags);
 			r->budget = CLASSIFY_BUDGET;
 		}
-		if (s && is_suspect(s) && offset + sizeof(long) <= s->size) {
+		if (s && is_suspect(s) && offset + sizeof(long) <= block_size(s)) {
 			read_words(r, s, &offset);
 			continue;
 		}
@@ -418,7 +418,7 @@ static void count_tiers(struct memleak_queue *suspects)
 		if (!is_suspect(b))
 			continue;
 		blocks[memleak_block_tier(b)]++;
-		bytes[memleak_block_tier(b)] += b->size;
+		bytes[memleak_block_tier(b)] += block_size(b);
 	}
 	memcpy(memleak.tier_blocks, blocks, sizeof(blocks));
 	memcpy(memleak.tier_bytes, bytes, sizeof(bytes));

@@ -114,7 +114,7 @@ static bool read_block(const struct memleak_block *b,
 /* Whether value points into b (a block of size 0 holds its start). */
 static bool points_into(const struct memleak_block *b, unsigned long value)
 {
-	return value - block_start(b) < max(b->size, (size_t)1);
+	return value - block_start(b) < max(block_size(b), (size_t)1);
 }
 
 /* Whether the scan counts value as a reference to b. */
@@ -228,8 +228,8 @@ static struct memleak_block *target_of(char **argv)
 
 static void print_block_header(const char *cmd, const struct memleak_block *b)
 {
-	printk("memleak %s: block 0x%08lx (size %u) is %s\n", cmd,
-	       block_start(b), b->size, verdict(b));
+	printk("memleak %s: block 0x%08lx (size %zu) is %s\n", cmd,
+	       block_start(b), block_size(b), verdict(b));
 }
 
 /* ------------------------------------------------------------------ */
@@ -319,7 +319,7 @@ static bool refs_in_blocks(struct refs *r)
 			r->block = b;
 			if (b->flags & MEMLEAK_ALLOCATED)
 				read_words(block_start(b),
-					   block_start(b) + b->size, b,
+					   block_start(b) + block_size(b), b,
 					   note_referrer, r);
 		}
 	}
@@ -353,9 +353,9 @@ static void print_referrer(const struct referrer *ref)
 		printk("  %s: 0x%08lx, %s\n", where, ref->value, what);
 		return;
 	}
-	printk("  block 0x%08lx (size %u)+0x%lx: 0x%08lx, %s; that block "
+	printk("  block 0x%08lx (size %zu)+0x%lx: 0x%08lx, %s; that block "
 	       "is %s%s\n",
-	       block_start(b), b->size, ref->where - block_start(b), ref->value,
+	       block_start(b), block_size(b), ref->where - block_start(b), ref->value,
 	       what, verdict(b),
 	       in_scan_areas(b, ref->where - block_start(b))
 		       ? ""
@@ -599,12 +599,12 @@ static void print_hop(const struct memleak_block *b,
 	long off = edge_offset(b, next);
 
 	if (off < 0)
-		printk("  -> block 0x%08lx (size %u) (its pointer is gone "
+		printk("  -> block 0x%08lx (size %zu) (its pointer is gone "
 		       "since)\n",
-		       block_start(b), b->size);
+		       block_start(b), block_size(b));
 	else
-		printk("  -> block 0x%08lx (size %u)+0x%lx\n", block_start(b),
-		       b->size, (unsigned long)off);
+		printk("  -> block 0x%08lx (size %zu)+0x%lx\n", block_start(b),
+		       block_size(b), (unsigned long)off);
 }
 
 /* The start of the path: the root word pointing at first. */
@@ -614,9 +614,9 @@ static void print_root(struct memleak_block *first, unsigned long floor)
 	char where[LOCATION_MAX];
 
 	if (parent_of(&search, first) == first) {
-		printk("  root: block 0x%08lx (size %u), never a leak "
+		printk("  root: block 0x%08lx (size %zu), never a leak "
 		       "(min_count 0, memleak_not_leak())\n",
-		       block_start(first), first->size);
+		       block_start(first), block_size(first));
 		return;
 	}
 	memleak_walk_roots(find_edge_in_root, &e, floor);
@@ -654,8 +654,8 @@ static void print_path(struct memleak_block *target, unsigned long addr,
 	if (more == 1) {
 		print_hop(b, path[n - 1]);
 	} else if (more) {
-		printk("  -> block 0x%08lx (size %u)\n", block_start(b),
-		       b->size);
+		printk("  -> block 0x%08lx (size %zu)\n", block_start(b),
+		       block_size(b));
 		printk("  -> ... %lu more blocks\n", more - 1);
 	}
 	for (unsigned int i = n - 1; i > 0; i--)

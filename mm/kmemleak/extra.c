@@ -93,7 +93,7 @@ size_t memleak_extra_object_size(const struct memleak_block *b)
 {
 	size_t size = find_extra(b)->object_size;
 
-	return size ? size : b->size;
+	return size ? size : block_size(b);
 }
 
 const struct memleak_scan_area *
@@ -107,7 +107,7 @@ int memleak_set_padding(struct memleak_block *b, unsigned long offset,
 {
 	struct memleak_extra *x;
 
-	if (!offset && size == b->size && !(b->flags & MEMLEAK_EXTRA))
+	if (!offset && size == block_size(b) && !(b->flags & MEMLEAK_EXTRA))
 		return 0;
 	x = get_extra(b);
 	if (!x)

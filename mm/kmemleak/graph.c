@@ -98,7 +98,7 @@ static void add_node(struct memleak_block *b, void *ctx)
 	n = &nodes[nr_nodes++];
 	*n = (struct graph_node){ 0 };
 	n->start = block_start(b);
-	n->size = b->size;
+	n->size = block_size(b);
 	n->tier = memleak_block_tier(b);
 	n->site = t && t->nr_entries ? t->entries[0] : 0;
 }
@@ -128,10 +128,10 @@ static bool read_some_words(unsigned int i, unsigned long *offset)
 	const unsigned long *p, *end;
 
 	if (!b || block_start(b) != nodes[i].start || !is_suspect(b) ||
-	    *offset + sizeof(long) > b->size)
+	    *offset + sizeof(long) > block_size(b))
 		return false;
 	p = (const unsigned long *)(block_start(b) + *offset);
-	end = p + min((b->size - *offset) / sizeof(long),
+	end = p + min((block_size(b) - *offset) / sizeof(long),
 		      (size_t)READ_BUDGET);
 	for (; p < end; p++) {
 		const struct memleak_block *t;
@@ -212,7 +212,7 @@ static void read_holder_words(const struct memleak_block *h,
 
 		if (i >= 0 && !nodes[i].holder) {
 			nodes[i].holder = block_start(h);
-			nodes[i].holder_size = h->size;
+			nodes[i].holder_size = block_size(h);
 			nodes[i].holder_offset =
 				(unsigned long)p - block_start(h);
 		}

@@ -129,12 +129,12 @@ static unsigned int order_of(unsigned long n)
 
 /*
  * Record arrays come from the collector's own caches, in four sizes from
- * one power of two to the next up to a page (20, 24, 28, 32, 40, 48, 56,
- * 64, 80 ... 3584, 4096 bytes), so that an array wastes less than a fifth of
- * its size (records of 40 bytes on a 64-bit host fill 2560 of a slab of
- * 64 slots, which halfway steps would round up to 3072), and from whole
- * pages above that (a slab of 8-byte objects has 512 slots); all of them
- * counted by memleak_index_metadata().
+ * one power of two to the next up to a page (20, 24, 28, 32, 40, 48 ...
+ * 3584, 4096 bytes), so that an array wastes less than a fifth of its
+ * size (the 16-byte records of a slab of 40 slots fill 640 bytes, which
+ * halfway steps would round up to 768), and from whole pages above
+ * that (a slab of 8-byte objects has 512 slots); all of them counted by
+ * memleak_index_metadata().
  */
 #define RECORDS_MIN_SHIFT 5
 #define RECORDS_CLASSES (4 * (PAGE_SHIFT - RECORDS_MIN_SHIFT + 1))
@@ -150,7 +150,7 @@ struct retired_array {
 	struct retired_array *next;
 	u32 bytes;
 };
-_Static_assert(sizeof(struct retired_array) <=
+_Static_assert(offsetof(struct retired_array, bytes) + sizeof(u32) <=
 		       offsetof(struct memleak_block, min_count),
 	       "a retired array's link must leave its first record's flags");
 static struct retired_array *retired_records;
@@ -569,7 +569,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	if (record_used(r))
 		return NULL;
 	set_block_start(r, start);
-	r->size = size;
+	r->size = (u16)size;
 	r->min_count = (s8)min_count;
 	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
@@ -938,8 +938,13 @@ struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
 	/* A slab with records already: they say all. */
 	if (e && is_slab_shape(e->shape))
 		return insert_in_slab(start, size, min_count, e, err);
-	/* Each path checks overlaps its own way: one block per slot, or the tree. */
-	if (!slab_geometry_of((void *)start, &g))
+	/*
+	 * Each path checks overlaps its own way: one block per slot, or the
+	 * tree. Objects of 64 KiB and more (kmalloc's largest classes) are
+	 * few and large, and their size would not fit a record: the tree
+	 * takes them, as it takes the large kmalloc blocks above them.
+	 */
+	if (!slab_geometry_of((void *)start, &g) || g.size >= MEMLEAK_SIZE_LARGE)
 		return memleak_tree_insert(start, size, min_count, err);
 	*err = -EEXIST;
 	if (e->shape == SHAPE_TREE)

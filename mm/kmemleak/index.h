@@ -45,7 +45,7 @@ static inline struct page_entry *entry_of(unsigned long addr)
 /* One past the last byte of b (a block of size 0 holds its start). */
 static inline unsigned long block_end(const struct memleak_block *b)
 {
-	return block_start(b) + (b->size ? b->size : 1);
+	return block_start(b) + max(block_size(b), (size_t)1);
 }
 
 /*

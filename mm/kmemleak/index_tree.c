@@ -28,6 +28,7 @@
 struct tree_block {
 	struct memleak_block block;
 	struct tree_block *next;	/* the page's next block, by address */
+	size_t size;			/* the whole of it: block_size() */
 };
 
 /*
@@ -85,6 +86,11 @@ unsigned long memleak_tree_blocks(void)
 	return nr_tree_blocks;
 }
 
+size_t memleak_tree_block_size(const struct memleak_block *b)
+{
+	return container_of(b, struct tree_block, block)->size;
+}
+
 /* Gives back the spare nodes, and keeps a path's worth again. */
 void memleak_tree_shrink(void)
 {
@@ -126,11 +132,12 @@ static bool page_still_covered(unsigned long page)
 	return b && block_end(b) > page;
 }
 
-static void mark_linear_pages(const struct memleak_block *b)
+/* The pages of RAM in [start, end) are covered by a tree block. */
+static void mark_linear_pages(unsigned long start, unsigned long end)
 {
-	unsigned long p = ALIGN_DOWN(block_start(b), PAGE_SIZE);
+	unsigned long p = ALIGN_DOWN(start, PAGE_SIZE);
 
-	for (; p < block_end(b); p += PAGE_SIZE)
+	for (; p < end; p += PAGE_SIZE)
 		if (entry_of(p))
 			entry_of(p)->shape = SHAPE_TREE;
 }
@@ -144,12 +151,15 @@ static void unmark_linear_pages(const struct memleak_block *b)
 			entry_of(p)->shape = 0;
 }
 
-/* Whether b covers a page of the linear map holding tracked slab objects. */
-static bool covers_slab_blocks(const struct memleak_block *b)
+/*
+ * Whether [start, end) covers a page of the linear map holding tracked
+ * slab objects.
+ */
+static bool covers_slab_blocks(unsigned long start, unsigned long end)
 {
-	unsigned long p = ALIGN_DOWN(block_start(b), PAGE_SIZE);
+	unsigned long p = ALIGN_DOWN(start, PAGE_SIZE);
 
-	for (; p < block_end(b); p += PAGE_SIZE) {
+	for (; p < end; p += PAGE_SIZE) {
 		struct page_entry *e = entry_of(p);
 
 		if (e && is_slab_shape(e->shape))
@@ -161,24 +171,27 @@ static bool covers_slab_blocks(const struct memleak_block *b)
 struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 					  int min_count, int *err)
 {
-	struct memleak_block key = { .size = size };
-	struct memleak_block *before;
+	unsigned long end = start + max(size, (size_t)1);
 	unsigned long page = start >> PAGE_SHIFT;
 	struct tree_block **link, *head, *new;
+	struct memleak_block *before;
 
-	set_block_start(&key, start);
-	before = last_start_at_or_before(block_end(&key) - 1);
+	before = last_start_at_or_before(end - 1);
 	*err = -EEXIST;
 	if (before && block_end(before) > start)
 		return NULL;
-	if (covers_slab_blocks(&key))
+	if (covers_slab_blocks(start, end))
 		return NULL;
 	*err = -ENOMEM;
 	new = kmem_cache_alloc(block_cache, GFP_ATOMIC);
 	if (!new)
 		return NULL;
-	new->block = key;
-	new->block.min_count = (s8)min_count;
+	new->block = (struct memleak_block){
+		.size = (u16)min(size, (size_t)MEMLEAK_SIZE_LARGE),
+		.min_count = (s8)min_count,
+	};
+	new->size = size;
+	set_block_start(&new->block, start);
 	new->block.flags = MEMLEAK_ALLOCATED;
 	head = radix_tree_lookup(&block_tree, page);
 	if (!head || block_start(&head->block) > start) {
@@ -200,7 +213,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 		kmem_cache_free(block_cache, new);
 		return NULL;
 	}
-	mark_linear_pages(&key);
+	mark_linear_pages(start, end);
 	nr_tree_blocks++;
 	return &new->block;
 }

@@ -72,12 +72,14 @@ struct memleak_trace {
 
 /*
  * Every stored trace by id (traces.c), so that a block names its trace
- * in 4 bytes: pages of pointers, MEMLEAK_TRACES_PER_PAGE each, made as
+ * in 2 bytes: pages of pointers, MEMLEAK_TRACES_PER_PAGE each, made as
  * needed and never freed, so a reader needs no more than memleak_lock.
- * Id 0 is none.
+ * Id 0 is none, so at most MEMLEAK_MAX_TRACES live at once.
  */
+#define MEMLEAK_MAX_TRACES 0xffffu
 #define MEMLEAK_TRACES_PER_PAGE (PAGE_SIZE / sizeof(void *))
-#define MEMLEAK_TRACE_PAGES 256
+#define MEMLEAK_TRACE_PAGES \
+	DIV_ROUND_UP(MEMLEAK_MAX_TRACES + 1, MEMLEAK_TRACES_PER_PAGE)
 extern struct memleak_trace **memleak_trace_pages[MEMLEAK_TRACE_PAGES];
 
 /* Where the table keeps trace id (its page must exist). */
@@ -155,9 +157,12 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 20 bytes (see docs/memleak.md): its start in 32
- * bits (block_start()), its CPU and type are its trace's, its aliases
- * its size's, its checksum (white blocks only) in checksums.c.
+ * One tracked block: 16 bytes (see docs/memleak.md), four to a cache
+ * line: its start in 32 bits (block_start()), its size in 16
+ * (block_size(): a larger block is outside slabs and keeps it in its
+ * tree node), its trace as a 16-bit id (the trace holds its CPU and
+ * type), its aliases its size's, its checksum (white blocks only) in
+ * checksums.c.
  * A slab object's block is its slot's record in its slab's array of
  * records (index.c), reused by the next object tracked there; every
  * other block lives in a node of the tree of blocks outside slabs
@@ -168,13 +173,31 @@ enum memleak_tier {
  */
 struct memleak_block {
 	u32 offset;		/* of its start from memleak_addr_base() */
-	u32 size;		/* blocks above 4 GiB are refused */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
-	u32 trace;		/* its trace's id: block_trace() (CPU, type) */
+	u16 trace;		/* its trace's id: block_trace() (CPU, type) */
+	u16 size;		/* or MEMLEAK_SIZE_LARGE: see block_size() */
 	s8 min_count;		/* memleak_alloc()'s, at most 127 */
 	s8 count;		/* references found by the running scan */
 	u16 flags;
 };
+_Static_assert(sizeof(struct memleak_block) == 16,
+	       "a record is 16 bytes: four to a cache line");
+
+/*
+ * A size the record's 16 bits cannot hold. Only blocks in the tree are
+ * that large (it takes the objects of slots this large too:
+ * memleak_index_insert()), and their tree node keeps the whole size.
+ */
+#define MEMLEAK_SIZE_LARGE 0xffffu
+
+size_t memleak_tree_block_size(const struct memleak_block *b);
+
+static inline size_t block_size(const struct memleak_block *b)
+{
+	if (likely(b->size != MEMLEAK_SIZE_LARGE))
+		return b->size;
+	return memleak_tree_block_size(b);
+}
 
 /*
  * Where block starts are counted from. A record keeps its block's start
@@ -286,7 +309,7 @@ static inline const struct memleak_alias_set *
 block_aliases(const struct memleak_block *b)
 {
 	return memleak_aliases_of_size(b->flags & MEMLEAK_EXTRA ?
-				       memleak_extra_object_size(b) : b->size);
+				       memleak_extra_object_size(b) : block_size(b));
 }
 
 /* The only parts of b that are scanned; NULL (most blocks): all of it. */
@@ -328,7 +351,7 @@ static inline bool block_first_part(const struct memleak_block *b,
 	if (a)
 		return block_area_part(b, a, p);
 	p->start = block_start(b);
-	p->end = block_start(b) + b->size;
+	p->end = block_start(b) + block_size(b);
 	p->next = NULL;
 	return true;
 }
@@ -930,7 +953,7 @@ bool memleak_queue_sort(struct memleak_queue *q,
 static inline void memleak_prefetch_memory(const struct memleak_block *b)
 {
 	const char *start = (const char *)block_start(b);
-	unsigned int bytes = min(b->size, (u32)MEMLEAK_PREFETCH_BYTES);
+	unsigned int bytes = min(block_size(b), (size_t)MEMLEAK_PREFETCH_BYTES);
 
 	for (unsigned int at = 0; at < bytes; at += MEMLEAK_LINE_BYTES)
 		__builtin_prefetch(start + at);

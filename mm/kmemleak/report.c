@@ -54,11 +54,11 @@ static void take_snapshot(const struct memleak_block *b,
 			  struct block_snapshot *s)
 {
 	s->start = block_start(b);
-	s->size = b->size;
+	s->size = block_size(b);
 	s->jiffies = b->jiffies;
 	s->trace = block_trace(b);
 	memleak_trace_get(s->trace);
-	s->nr_bytes = min(b->size, (size_t)HEX_DUMP_BYTES);
+	s->nr_bytes = min(block_size(b), (size_t)HEX_DUMP_BYTES);
 	memcpy(s->bytes, (const void *)block_start(b), s->nr_bytes);
 }
 
@@ -226,7 +226,7 @@ static void add_to_digest(struct memleak_block *b, void *ctx)
 	if (i == DIGEST_SITES)
 		d->site[i].tier = tier;	/* the rest: counted, not named */
 	d->site[i].blocks++;
-	d->site[i].bytes += b->size;
+	d->site[i].bytes += block_size(b);
 }
 
 static const char *const tier_names[MEMLEAK_NR_TIERS][2] = {
@@ -310,8 +310,8 @@ void memleak_dump_block(const struct memleak_block *b)
 
 	if (b->flags & MEMLEAK_CHECKSUM_VALID)
 		memleak_checksum_get(b, &sum);
-	printk("block 0x%08lx-0x%08lx (size %u), %s after the last scan\n",
-	       block_start(b), block_start(b) + b->size - 1, b->size,
+	printk("block 0x%08lx-0x%08lx (size %zu), %s after the last scan\n",
+	       block_start(b), block_start(b) + block_size(b) - 1, block_size(b),
 	       color_name(b));
 	printk("  references: %d found, %d needed; flags%s%s%s%s\n", b->count,
 	       b->min_count, b->flags & MEMLEAK_REPORTED ? " reported" : "",

@@ -638,7 +638,7 @@ static bool checksum_block(struct memleak_block *b, u32 *sum,
 			   unsigned long *flags)
 {
 	const unsigned long *p = (const unsigned long *)block_start(b);
-	const unsigned long *end = p + b->size / sizeof(long);
+	const unsigned long *end = p + block_size(b) / sizeof(long);
 	/* The lowest start, as in scan_words(). */
 	const unsigned long lowest = ~memleak.min_addr_inv;
 	u32 h = 2166136261u;
@@ -750,7 +750,7 @@ static bool sum_white_blocks(struct white_list *white)
 static void filter_white_block(struct memleak_block *b)
 {
 	const struct memleak_alias_set *set = block_aliases(b);
-	unsigned long key, end = block_start(b) + b->size, object;
+	unsigned long key, end = block_start(b) + block_size(b), object;
 
 	b->count = 0;
 	if (memleak.interior) {
@@ -885,7 +885,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	if (memleak.pause_knew_writes && (b->flags & MEMLEAK_SCANNED)) {
 		charge(PAGES_CHECK_WORDS);
 		if (!memleak_range_written(block_start(b),
-					   block_start(b) + b->size)) {
+					   block_start(b) + block_size(b))) {
 			memleak.pause_unwritten++;
 			return;
 		}
@@ -893,14 +893,14 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
 		memleak_scan_typed_block(b, type, NULL);
-		charge(b->size / sizeof(long));
+		charge(block_size(b) / sizeof(long));
 		return;
 	}
 	/*
 	 * A block larger than a window's budget goes to the gray queue,
 	 * whose drain reads it a window at a time, as in step 3.
 	 */
-	if (b->size / sizeof(long) > SCAN_BUDGET) {
+	if (block_size(b) / sizeof(long) > SCAN_BUDGET) {
 		gray_push(b);
 		return;
 	}

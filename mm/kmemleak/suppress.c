@@ -92,9 +92,9 @@ bool memleak_suppressed(const struct memleak_block *b)
 	if (!s)
 		return false;
 	s->blocks++;
-	s->bytes += b->size;
+	s->bytes += block_size(b);
 	memleak.nr_suppressed++;
-	memleak.suppressed_bytes += b->size;
+	memleak.suppressed_bytes += block_size(b);
 	return true;
 }
 

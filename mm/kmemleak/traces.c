@@ -43,8 +43,11 @@ static bool give_trace_id(struct memleak_trace *t)
 	} else {
 		unsigned long page = next_trace_id / MEMLEAK_TRACES_PER_PAGE;
 
-		if (page == MEMLEAK_TRACE_PAGES)
+		/* A block names its trace in 16 bits. */
+		if (next_trace_id > MEMLEAK_MAX_TRACES) {
+			memleak_disable("out of trace ids (65535 traces in use)");
 			return false;
+		}
 		if (!memleak_trace_pages[page]) {
 			struct page *p = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, 0);
 

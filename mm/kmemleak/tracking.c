@@ -168,7 +168,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 		refuse_block(start, size, trace, err);
 		return;
 	}
-	b->trace = trace->id;
+	b->trace = (u16)trace->id;
 	b->jiffies = when;
 	b->count = 0;
 	if (trace->type)
@@ -186,9 +186,9 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 
 static void orphan_freed(struct memleak_block *b)
 {
-	printk("memleak: freeing orphan object 0x%08lx (size %u), reported "
+	printk("memleak: freeing orphan object 0x%08lx (size %zu), reported "
 	       "as a leak:\n",
-	       block_start(b), b->size);
+	       block_start(b), block_size(b));
 	memleak_print_block(b);
 	dump_stack();
 }

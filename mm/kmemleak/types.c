@@ -153,13 +153,13 @@ static void record(enum finding_kind kind, const struct memleak_block *owner,
 	*f = (struct type_finding){
 		.kind = kind,
 		.owner = block_start(owner),
-		.owner_size = owner->size,
+		.owner_size = block_size(owner),
 		.owner_type = type,
 		.field = field,
 		.word = word,
 		.value = value,
 		.target = target ? block_start(target) : 0,
-		.target_size = target ? target->size : 0,
+		.target_size = target ? block_size(target) : 0,
 		.target_type = target ? memleak_block_type(target) : NULL,
 	};
 }
@@ -255,7 +255,7 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 	}
 	/* Past the type (a flexible array, a larger kmalloc): every word. */
 	return memleak_scan_words(block_start(b) + type->size,
-				  block_start(b) + b->size, b, flags);
+				  block_start(b) + block_size(b), b, flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -409,7 +409,7 @@ static void count_block(struct memleak_block *b, void *ctx)
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b))
 		return;
 	census_blocks[block_type_id(b)]++;
-	census_bytes[block_type_id(b)] += b->size;
+	census_bytes[block_type_id(b)] += block_size(b);
 }
 
 /* Counts the blocks scanned as blocks (not ignored) by type. */

@@ -316,6 +316,37 @@ static void test_pages_in_tree(void **state)
 	kfree(big);
 }
 
+/*
+ * A record holds a size in 16 bits: larger blocks keep theirs in their
+ * tree node, and map whole. The tree takes the objects of kmalloc's
+ * classes of 64 KiB and more too, slab objects as they are.
+ */
+static void test_sizes_past_16_bits(void **state)
+{
+	const size_t sizes[] = { 65534, 65535, 65536, 200000 };
+	char *big = kmalloc(256 * 1024, GFP_KERNEL);
+	char *object = kmalloc(64 * 1024 + 1, GFP_KERNEL);
+	struct slab_geometry g;
+
+	(void)state;
+	assert_non_null(big);
+	for (unsigned int i = 0; i < ARRAY_SIZE(sizes); i++) {
+		track_now(big, sizes[i]);
+		assert_maps(big, sizes[i]);
+		assert_int_equal(block_size(find(big, 0)), sizes[i]);
+		forget(big);
+	}
+	kfree(big);
+	assert_non_null(object);
+	assert_true(slab_geometry_of(object, &g));	/* a slab object */
+	track_now(object, 64 * 1024 + 1);
+	assert_maps(object, 64 * 1024 + 1);
+	assert_int_equal(block_size(find(object, 0)), 64 * 1024 + 1);
+	assert_int_equal(memleak_tree_blocks(), 1);
+	forget(object);
+	kfree(object);
+}
+
 /* Memory outside RAM (here: the host's heap): the tree alone. */
 static void test_outside_ram(void **state)
 {
@@ -603,7 +634,7 @@ static bool marked_in_test(unsigned int i)
 static void test_walk_unmarked(void **state)
 {
 	static struct unmarked_walk w;
-	char *big = kmalloc(64 * 1024 + 1, GFP_KERNEL);
+	char *big = kmalloc(8 * 1024 + 1, GFP_KERNEL);
 	char *outside = host_outside_ram(PAGE_SIZE);
 	unsigned int all_marked_calls, slabs = 0;
 
@@ -742,6 +773,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_simple_blocks, teardown),
 		cmocka_unit_test_teardown(test_tree_block_over_slab_object, teardown),
 		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
+		cmocka_unit_test_teardown(test_sizes_past_16_bits, teardown),
 		cmocka_unit_test_teardown(test_outside_ram, teardown),
 		cmocka_unit_test_teardown(test_random_against_model, teardown),
 		cmocka_unit_test_teardown(test_marked, teardown),

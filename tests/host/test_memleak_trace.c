@@ -118,6 +118,48 @@ static void test_trace_ids_reused(void **state)
 	release(q);
 }
 
+/*
+ * A block names its trace in 16 bits: the 65536th live trace is refused
+ * and the collector says why; the ids come back when the traces go.
+ */
+static void test_trace_ids_run_out(void **state)
+{
+	static struct memleak_trace *held[MEMLEAK_MAX_TRACES + 1];
+	struct memleak_trace key = { .nr_entries = 1 }, *t;
+	unsigned int n = 0, highest = 0;
+	unsigned long flags;
+
+	(void)state;
+	host_log_clear();
+	memleak_shrink();
+	memleak_enter(&flags);
+	while (n <= MEMLEAK_MAX_TRACES) {
+		key.entries[0] = 0x10000 + n;
+		t = memleak_intern_trace(&key);
+		if (!t)
+			break;
+		highest = max(highest, t->id);
+		held[n++] = t;
+	}
+	memleak_leave(flags);
+	assert_int_equal(memleak.nr_traces, MEMLEAK_MAX_TRACES);
+	assert_int_equal(highest, MEMLEAK_MAX_TRACES);
+	expect_disabled("out of trace ids");
+	memleak_enter(&flags);
+	while (n)
+		memleak_trace_put(held[--n]);
+	memleak_leave(flags);
+	memleak_shrink();
+	memleak_enter(&flags);
+	t = memleak_intern_trace(&key);
+	memleak_leave(flags);
+	assert_non_null(t);
+	assert_true(t->id <= MEMLEAK_MAX_TRACES);
+	memleak_enter(&flags);
+	memleak_trace_put(t);
+	memleak_leave(flags);
+}
+
 /* Only the leading allocator frames go, however many there are. */
 static void test_only_leading_allocator_frames(void **state)
 {
@@ -153,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_first_frame_is_the_caller),
 		cmocka_unit_test(test_only_leading_allocator_frames),
 		cmocka_unit_test(test_trace_ids_reused),
+		cmocka_unit_test(test_trace_ids_run_out),
 		cmocka_unit_test(test_alloc_text_holds_the_allocators),
 	};
 

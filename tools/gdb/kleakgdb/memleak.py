@@ -35,7 +35,7 @@ class Block:
         self.meta = meta
         self.v = value
         self.start = block_start(value)
-        self.size = int(value["size"])
+        self.size = block_size(meta, value)
         self.flags = int(value["flags"])
         self.count = int(value["count"])
         self.min_count = int(value["min_count"])
@@ -135,6 +135,21 @@ def block_start(value):
     """block_start() of mm/kmemleak/internal.h: the record's offset from
     addr_base()."""
     return addr_base() + ulong(value["offset"])
+
+
+# A size the record's 16 bits cannot hold (MEMLEAK_SIZE_LARGE).
+SIZE_LARGE = 0xffff
+
+
+def block_size(addr, value):
+    """block_size() of mm/kmemleak/internal.h: the record's size, or for
+    a larger block (outside slabs) its tree node's."""
+    size = int(value["size"])
+    if size != SIZE_LARGE:
+        return size
+    ttype = struct_type("tree_block")
+    node = addr - ttype["block"].bitpos // 8
+    return ulong(struct_at(node, ttype)["size"])
 
 
 def checksum_of(block_addr):
