@@ -24,7 +24,8 @@ struct suspect_set {
 
 static struct suspect_set before, after;
 
-static void add_if_suspect(struct memleak_block *b, void *ctx)
+static void add_if_suspect(struct memleak_block *b, unsigned long start,
+			   void *ctx)
 {
 	struct suspect_set *set = ctx;
 
@@ -34,8 +35,8 @@ static void add_if_suspect(struct memleak_block *b, void *ctx)
 		set->overflow = true;
 		return;
 	}
-	set->masked[set->nr] = block_start(b) ^ LEAKTEST_MASK;
-	set->size[set->nr++] = b->size;
+	set->masked[set->nr] = start ^ LEAKTEST_MASK;
+	set->size[set->nr++] = block_size(b);
 }
 
 static bool scan_into(struct suspect_set *set)

@@ -54,8 +54,9 @@
 #define NR_REFERENCES 64
 
 /*
- * The words step 4 noted, two entries each: the white block that holds
- * it, then the word itself (an address, not a block: looked up later).
+ * The words step 4 noted, an entry each: the white block that holds it,
+ * and the word itself in place of a start (an address, not a block:
+ * looked up later).
  */
 static struct memleak_queue notes;
 
@@ -85,9 +86,10 @@ struct reader {
 		      void *ctx);
 	/*
 	 * The next suspect to read in *s, memleak_lock held; false at the
-	 * end. *s NULL: none this time (the window may need reopening).
+	 * end. s->block NULL: none this time (the window may need
+	 * reopening).
 	 */
-	bool (*next)(struct reader *r, struct memleak_block **s);
+	bool (*next)(struct reader *r, struct memleak_queue_entry *s);
 	void *ctx;
 };
 
@@ -111,9 +113,8 @@ static void visit_references(struct reader *r)
 
 /* Reads s's words from *offset on, as many as the window has left. */
 static void read_words(struct reader *r, struct memleak_block *s,
-		       unsigned long *offset)
+		       unsigned long start, unsigned long *offset)
 {
-	unsigned long start = block_start(s);
 	const unsigned long *p = (const unsigned long *)(start + *offset);
 	const unsigned long *end =
 		p + min((block_size(s) - *offset) / sizeof(long), r->budget);
@@ -145,7 +146,7 @@ static void read_words(struct reader *r, struct memleak_block *s,
  */
 static void read_suspects(struct reader *r)
 {
-	struct memleak_block *s = NULL;
+	struct memleak_queue_entry s = { NULL, 0 };
 	unsigned long offset = 0, flags;
 
 	memleak_scan_window_enter(&flags);
@@ -157,14 +158,15 @@ static void read_suspects(struct reader *r)
 			memleak_scan_window_enter(&flags);
 			r->budget = CLASSIFY_BUDGET;
 		}
-		if (s && is_suspect(s) && offset + sizeof(long) <= block_size(s)) {
-			read_words(r, s, &offset);
+		if (s.block && is_suspect(s.block) &&
+		    offset + sizeof(long) <= block_size(s.block)) {
+			read_words(r, s.block, s.start, &offset);
 			continue;
 		}
 		if (!r->next(r, &s))
 			break;
 		offset = 0;
-		if (s)
+		if (s.block)
 			r->budget -= min(r->budget,
 					 (unsigned long)SUSPECT_WORDS);
 	}
@@ -186,7 +188,7 @@ static struct queue_pos queue_start(const struct memleak_queue *q)
 	return (struct queue_pos){ q->first, q->first ? q->first->head : 0 };
 }
 
-static struct memleak_block *next_in_queue(struct queue_pos *pos)
+static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos)
 {
 	while (pos->chunk && pos->i >= pos->chunk->tail) {
 		pos->chunk = pos->chunk->next;
@@ -195,21 +197,14 @@ static struct memleak_block *next_in_queue(struct queue_pos *pos)
 	if (!pos->chunk)
 		return NULL;
 	memleak_queue_prefetch(pos->chunk, pos->i);
-	return pos->chunk->entry[pos->i++];
+	return &pos->chunk->entry[pos->i++];
 }
 
-/*
- * Once a push failed, none follows: a note whose word found no room
- * would leave the queue's pairs one entry off, and a word then taken
- * for a block. read_notes() takes a last block without its word as
- * having none.
- */
 void memleak_classify_note(struct memleak_block *from, unsigned long word)
 {
 	if (!memleak.enabled)
 		return;
-	if (!memleak_queue_push(&notes, from) ||
-	    !memleak_queue_push(&notes, (struct memleak_block *)word))
+	if (!memleak_queue_push(&notes, from, word))
 		memleak_disable("out of memory for classifying suspects");
 }
 
@@ -234,17 +229,15 @@ static unsigned long read_notes(void)
 {
 	unsigned long nr_indirect = 0, flags, n = 0;
 	struct reader r = { .visit = mark_indirect, .ctx = &nr_indirect };
-	struct memleak_block *from;
+	struct memleak_queue_entry note;
 
 	memleak_scan_window_enter(&flags);
-	while ((from = memleak_queue_pop(&notes))) {
-		unsigned long word = (unsigned long)memleak_queue_pop(&notes);
-
-		if (word && is_suspect(from)) {
+	while (memleak_queue_pop(&notes, &note)) {
+		if (is_suspect(note.block)) {
 			if (r.nr_refs == NR_REFERENCES)
 				visit_references(&r);
-			r.refs[r.nr_refs].from = from;
-			r.refs[r.nr_refs++].to = word;
+			r.refs[r.nr_refs].from = note.block;
+			r.refs[r.nr_refs++].to = note.start;
 		}
 		if (++n % CLASSIFY_BUDGET == 0) {
 			visit_references(&r);
@@ -290,7 +283,7 @@ static void cover(struct memleak_block *t, struct walk *w)
 	if (t->flags & MEMLEAK_INDIRECT)
 		w->nr_covered_indirect++;
 	if ((t->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
-	    !memleak_queue_push(&w->todo, t))
+	    !memleak_queue_push(&w->todo, t, block_start(t)))
 		memleak_disable("out of memory for classifying suspects");
 }
 
@@ -318,25 +311,27 @@ static void cover_target(struct memleak_block *from, struct memleak_block *t,
  * the others when a batch is full, or the roots are done) or the next
  * suspect in the queue is looked at and, when it is a root, covered.
  */
-static bool next_to_walk(struct reader *r, struct memleak_block **s)
+static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
 {
 	struct walk *w = r->ctx;
+	const struct memleak_queue_entry *e;
 	struct memleak_block *b;
 
-	*s = memleak_queue_pop(&w->todo);
-	if (*s)
+	if (memleak_queue_pop(&w->todo, s))
 		return true;
+	s->block = NULL;
 	if (r->nr_refs && w->in_order) {
 		visit_references(r);
 		return true;
 	}
-	b = next_in_queue(&w->roots);
-	if (!b && r->nr_refs) {
+	e = next_in_queue(&w->roots);
+	if (!e && r->nr_refs) {
 		visit_references(r);	/* the last batch may reach more */
 		return true;
 	}
-	if (!b)
+	if (!e)
 		return false;
+	b = e->block;
 	r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
 	if (is_suspect(b) && w->root(b)) {
 		w->from = b;
@@ -403,12 +398,14 @@ static void count_tiers(struct memleak_queue *suspects)
 	unsigned long blocks[MEMLEAK_NR_TIERS] = { 0 };
 	unsigned long bytes[MEMLEAK_NR_TIERS] = { 0 };
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e;
 	unsigned long flags, n = 0;
 	unsigned int i;
 
 	memleak_scan_window_enter(&flags);
-	memleak_queue_for_each(suspects, chunk, i, b) {
+	memleak_queue_for_each(suspects, chunk, i, e) {
+		struct memleak_block *b = e->block;
+
 		if (++n % (CLASSIFY_BUDGET / SUSPECT_WORDS) == 0) {
 			memleak_scan_window_leave(flags);
 			memleak_scan_window_enter(&flags);

@@ -102,7 +102,7 @@ static bool read_block(const struct memleak_block *b,
 
 	if (!(b->flags & MEMLEAK_ALLOCATED))
 		return true;
-	for_each_block_part(b, part)
+	for_each_block_part(b, block_start(b), part)
 		if (!read_words(part.start, part.end, b, found, ctx))
 			return false;
 	return true;
@@ -123,18 +123,20 @@ static bool counts_for_scan(const struct memleak_block *b,
 {
 	if (memleak.interior)
 		return points_into(b, value);
-	return value % sizeof(long) == 0 && block_has_key(b, value);
+	return value % sizeof(long) == 0 &&
+	       block_has_key(b, block_start(b), value);
 }
 
 /* What a pointer into b is: its start, an alias, an interior address. */
 static void describe_pointer(const struct memleak_block *b,
 			     unsigned long value, char *buf, size_t size)
 {
-	unsigned long off = value - block_start(b);
+	unsigned long start = block_start(b), off = value - start;
 
-	if (off == 0 || (block_has_key(b, value) && off == block_pad_offset(b)))
+	if (off == 0 ||
+	    (block_has_key(b, start, value) && off == block_pad_offset(b)))
 		snprintf(buf, size, "start");
-	else if (block_has_key(b, value))
+	else if (block_has_key(b, start, value))
 		snprintf(buf, size, "alias +0x%lx", off);
 	else
 		snprintf(buf, size, "interior +0x%lx%s", off,
@@ -287,12 +289,13 @@ struct block_list {
 	bool out_of_memory;
 };
 
-static void collect_block(struct memleak_block *b, void *ctx)
+static void collect_block(struct memleak_block *b, unsigned long start,
+			  void *ctx)
 {
 	struct block_list *l = ctx;
 
 	if ((b->flags & MEMLEAK_ALLOCATED) && !l->out_of_memory &&
-	    !memleak_queue_push(&l->queue, b))
+	    !memleak_queue_push(&l->queue, b, start))
 		l->out_of_memory = true;
 }
 
@@ -306,7 +309,7 @@ static bool refs_in_blocks(struct refs *r)
 {
 	struct block_list all = { { NULL, NULL, 0 }, false };
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e;
 	unsigned int i;
 	bool ok;
 
@@ -314,13 +317,13 @@ static bool refs_in_blocks(struct refs *r)
 	window_open();
 	ok = !all.out_of_memory;
 	if (ok) {
-		memleak_queue_for_each(&all.queue, chunk, i, b) {
+		memleak_queue_for_each(&all.queue, chunk, i, e) {
 			r->root = NULL;
-			r->block = b;
-			if (b->flags & MEMLEAK_ALLOCATED)
-				read_words(block_start(b),
-					   block_start(b) + block_size(b), b,
-					   note_referrer, r);
+			r->block = e->block;
+			if (e->block->flags & MEMLEAK_ALLOCATED)
+				read_words(e->start,
+					   e->start + block_size(e->block),
+					   e->block, note_referrer, r);
 		}
 	}
 	memleak_queue_empty(&all.queue);
@@ -432,7 +435,7 @@ static bool cursor_next(const struct memleak_queue *q, struct queue_cursor *c,
 		c->chunk = c->chunk->next;
 		c->i = c->chunk->head;
 	}
-	*b = c->chunk->entry[c->i++];
+	*b = c->chunk->entry[c->i++].block;
 	return true;
 }
 
@@ -441,13 +444,14 @@ static bool enqueue(struct search *s, struct memleak_block *b,
 		    struct memleak_block *parent)
 {
 	/* Marked only once queued: end_search() unmarks what is queued. */
-	if (!memleak_queue_push(&s->queue, b)) {
+	if (!memleak_queue_push(&s->queue, b, block_start(b))) {
 		s->out_of_memory = true;
 		return false;
 	}
 	b->flags |= MEMLEAK_EXPLAIN_SEEN;
 	s->nr_seen++;
-	if (!memleak_queue_push(&s->queue, parent)) {
+	if (!memleak_queue_push(&s->queue, parent,
+				parent ? block_start(parent) : 0)) {
 		s->out_of_memory = true;
 		return false;
 	}
@@ -487,10 +491,12 @@ static void follow_root(unsigned long start, unsigned long end,
 }
 
 /* Blocks the scan starts from, as if a root pointed at them. */
-static void follow_never_leak(struct memleak_block *b, void *ctx)
+static void follow_never_leak(struct memleak_block *b, unsigned long start,
+			      void *ctx)
 {
 	struct search *s = ctx;
 
+	(void)start;
 	if (s->found || s->out_of_memory || !(b->flags & MEMLEAK_ALLOCATED) ||
 	    (b->flags & MEMLEAK_EXPLAIN_SEEN) || b->min_count != 0 ||
 	    block_is_black(b))

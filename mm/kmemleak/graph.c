@@ -83,7 +83,7 @@ static bool is_suspect(const struct memleak_block *b)
 }
 
 /* memleak_walk_blocks() visitor, memleak_lock held. */
-static void add_node(struct memleak_block *b, void *ctx)
+static void add_node(struct memleak_block *b, unsigned long start, void *ctx)
 {
 	const struct memleak_trace *t = block_trace(b);
 	struct graph_node *n;
@@ -97,7 +97,7 @@ static void add_node(struct memleak_block *b, void *ctx)
 	}
 	n = &nodes[nr_nodes++];
 	*n = (struct graph_node){ 0 };
-	n->start = block_start(b);
+	n->start = start;
 	n->size = block_size(b);
 	n->tier = memleak_block_tier(b);
 	n->site = t && t->nr_entries ? t->entries[0] : 0;
@@ -178,15 +178,16 @@ static bool is_reachable(const struct memleak_block *b)
 static int lost_node_of(unsigned long value)
 {
 	const struct memleak_block *t;
+	unsigned long start;
 	int i;
 
 	/* Unaligned words are never references: the scan skips them. */
 	if (value % sizeof(long) || !memleak_in_bounds(value))
 		return -1;
-	t = memleak_index_find(value);
-	if (!t || !is_suspect(t) || block_has_key(t, value))
+	t = memleak_index_find_at(value, &start);
+	if (!t || !is_suspect(t) || block_has_key(t, start, value))
 		return -1;
-	i = node_of(block_start(t));
+	i = node_of(start);
 	if (i < 0 || nodes[i].tier != MEMLEAK_POSSIBLY_LOST)
 		return -1;
 	return i;
@@ -227,14 +228,14 @@ static void read_holder_words(const struct memleak_block *h,
 }
 
 /* What the scan read of h: its scan areas, or all of it. */
-static void read_holder(const struct memleak_block *h, unsigned long *flags,
-			unsigned int *left)
+static void read_holder(const struct memleak_block *h, unsigned long start,
+			unsigned long *flags, unsigned int *left)
 {
 	struct block_part part;
 
 	if (!is_reachable(h))
 		return;
-	for_each_block_part(h, part) {
+	for_each_block_part(h, start, part) {
 		read_holder_words(h, part.start, part.end, flags, left);
 		if (!(h->flags & MEMLEAK_ALLOCATED))
 			return;		/* gone while the lock was dropped */
@@ -247,12 +248,13 @@ struct holder_list {
 };
 
 /* memleak_walk_blocks() visitor, memleak_lock held. */
-static void add_holder_candidate(struct memleak_block *b, void *ctx)
+static void add_holder_candidate(struct memleak_block *b, unsigned long start,
+				 void *ctx)
 {
 	struct holder_list *l = ctx;
 
 	if (is_reachable(b) && !l->out_of_memory &&
-	    !memleak_queue_push(&l->queue, b))
+	    !memleak_queue_push(&l->queue, b, start))
 		l->out_of_memory = true;
 }
 
@@ -272,7 +274,7 @@ static void find_holders(void)
 {
 	struct holder_list all = { { NULL, NULL, 0 }, false };
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *h;
+	struct memleak_queue_entry *h;
 	unsigned long flags;
 	unsigned int i, left = READ_BUDGET;
 
@@ -283,7 +285,7 @@ static void find_holders(void)
 	memleak_enter(&flags);
 	if (!all.out_of_memory)
 		memleak_queue_for_each(&all.queue, chunk, i, h)
-			read_holder(h, &flags, &left);
+			read_holder(h->block, h->start, &flags, &left);
 	holders_incomplete = all.out_of_memory;
 	memleak_queue_empty(&all.queue);
 	memleak_leave(flags);

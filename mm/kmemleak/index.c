@@ -129,35 +129,61 @@ static unsigned int order_of(unsigned long n)
 
 /*
  * Record arrays come from the collector's own caches, in four sizes from
- * one power of two to the next up to a page (20, 24, 28, 32, 40, 48 ...
- * 3584, 4096 bytes), so that an array wastes less than a fifth of its
- * size (the 16-byte records of a slab of 40 slots fill 640 bytes, which
- * halfway steps would round up to 768), and from whole pages above
- * that (a slab of 8-byte objects has 512 slots); all of them counted by
+ * one power of two of slots to the next (arrays of 4, 5, 6, 7, 8, 10,
+ * 12, 14, 16, 20 ... records and a header) up to a page, so that an
+ * array wastes less than a fifth of its size and none for the common
+ * slabs of a power of two of slots (64 objects of 64 bytes: an array
+ * of 8 + 64 * 12 bytes exactly), and from whole pages above that (a
+ * slab of 8-byte objects has 512 slots); all of them counted by
  * memleak_index_metadata().
  */
-#define RECORDS_MIN_SHIFT 5
-#define RECORDS_CLASSES (4 * (PAGE_SHIFT - RECORDS_MIN_SHIFT + 1))
-static struct kmem_cache *records_cache[RECORDS_CLASSES];
+#define MAX_RECORDS_CLASSES 32
+static struct kmem_cache *records_cache[MAX_RECORDS_CLASSES];
+static unsigned int nr_records_classes;	/* those within a page */
 static unsigned long records_pages;	/* of the arrays above a page */
+
+/*
+ * Every records array starts with a header: which slab its records
+ * describe, so that a record alone gives its block's start (slot i's
+ * object: block_start()). The header of a record is found from where
+ * the record lies: the records cache's own slab geometry gives the
+ * array it is in; an array of whole pages has its pages' entries point
+ * at its records, as a slab's pages do (those pages hold no tracked
+ * block, so the scan never looks at their records).
+ */
+struct records_header {
+	u32 slab;	/* the page entry of the slab's first page */
+	u32 shape;
+};
+
+static struct memleak_block *records_of(struct records_header *h)
+{
+	return (struct memleak_block *)(h + 1);
+}
+
+static struct records_header *header_of_records(struct memleak_block *r)
+{
+	return (struct records_header *)r - 1;
+}
 
 /*
  * Arrays given back while the collector was pinned, freed at the unpin,
  * linked through the first bytes of their first record: a record that
  * stays free (its flags, which lie past them, stay 0), as all of theirs.
+ * The header stays, so a record of theirs still gives its start.
  */
 struct retired_array {
 	struct retired_array *next;
-	u32 bytes;
 };
-_Static_assert(offsetof(struct retired_array, bytes) + sizeof(u32) <=
+_Static_assert(sizeof(struct retired_array) <=
 		       offsetof(struct memleak_block, min_count),
 	       "a retired array's link must leave its first record's flags");
 static struct retired_array *retired_records;
 
 static size_t records_bytes(unsigned int nr_slots)
 {
-	return (size_t)nr_slots * sizeof(struct memleak_block);
+	return sizeof(struct records_header) +
+	       (size_t)nr_slots * sizeof(struct memleak_block);
 }
 
 /* Whole pages, untracked: the collector's own (memleak_lock held). */
@@ -179,47 +205,64 @@ static unsigned int pool_order(unsigned long triples)
 	return get_order(triples * sizeof(struct slot_bits));
 }
 
-/*
- * The size class of an array of bytes: class 4 * k + q holds
- * (5 + q) * 2^(k + RECORDS_MIN_SHIFT - 3) bytes, q from 0 to 3, the
- * least that fits; RECORDS_CLASSES and above for more than a page.
- */
-static unsigned int records_class(size_t bytes)
+/* Class 4 * k + q holds (4 + q) * 2^k records, q from 0 to 3. */
+static unsigned int class_slots(unsigned int class)
 {
-	unsigned int shift = max(order_of(bytes), (unsigned int)RECORDS_MIN_SHIFT);
-	unsigned long step = 1ul << (shift - 3);
-	unsigned int eighths = (unsigned int)max(DIV_ROUND_UP(bytes, step), 5ul);
-
-	return 4 * (shift - RECORDS_MIN_SHIFT) + eighths - 5;
+	return (4 + class % 4) << (class / 4);
 }
 
 static size_t class_bytes(unsigned int class)
 {
-	return (size_t)(5 + class % 4) << (class / 4 + RECORDS_MIN_SHIFT - 3);
+	return records_bytes(class_slots(class));
 }
 
-static struct memleak_block *alloc_records(size_t bytes)
+/* The least class for nr_slots records; nr_records_classes or more: pages. */
+static unsigned int records_class(unsigned int nr_slots)
 {
-	unsigned int class = records_class(bytes);
-	struct memleak_block *r;
+	unsigned int class = 0;
 
-	if (class < RECORDS_CLASSES)
+	while (class < nr_records_classes && class_slots(class) < nr_slots)
+		class++;
+	return class;
+}
+
+/* The entries of the pages of an array of whole pages point at its records. */
+static void set_array_pages(struct records_header *h, size_t bytes,
+			    struct memleak_block *records)
+{
+	struct page_entry *e = entry_of((unsigned long)h);
+
+	for (unsigned long i = 0; i < 1ul << get_order(bytes); i++)
+		e[i].records = records;
+}
+
+static struct records_header *alloc_records(unsigned int nr_slots)
+{
+	unsigned int class = records_class(nr_slots);
+	size_t bytes = records_bytes(nr_slots);
+	struct records_header *h;
+
+	if (class < nr_records_classes)
 		return kmem_cache_alloc(records_cache[class], GFP_ATOMIC);
-	r = alloc_table(get_order(bytes));
-	if (r)
-		records_pages += 1ul << get_order(bytes);
-	return r;
+	h = alloc_table(get_order(bytes));
+	if (!h)
+		return NULL;
+	records_pages += 1ul << get_order(bytes);
+	set_array_pages(h, bytes, records_of(h));
+	return h;
 }
 
-static void free_records(void *r, size_t bytes)
+static void free_records(struct records_header *h, unsigned int nr_slots)
 {
-	unsigned int class = records_class(bytes);
+	unsigned int class = records_class(nr_slots);
+	size_t bytes = records_bytes(nr_slots);
 
-	if (class < RECORDS_CLASSES) {
-		kmem_cache_free(records_cache[class], r);
+	if (class < nr_records_classes) {
+		kmem_cache_free(records_cache[class], h);
 		return;
 	}
-	free_table(r, get_order(bytes));
+	set_array_pages(h, bytes, NULL);
+	free_table(h, get_order(bytes));
 	records_pages -= 1ul << get_order(bytes);
 }
 
@@ -227,7 +270,10 @@ int memleak_index_init(void)
 {
 	unsigned long nr_pages = max_pfn - min_pfn;
 
-	for (unsigned int c = 0; c < RECORDS_CLASSES; c++) {
+	while (nr_records_classes < MAX_RECORDS_CLASSES &&
+	       class_bytes(nr_records_classes) <= PAGE_SIZE)
+		nr_records_classes++;
+	for (unsigned int c = 0; c < nr_records_classes; c++) {
 		char name[SLAB_NAME_LEN];
 
 		snprintf(name, sizeof(name), "memleak_records_%zu",
@@ -267,7 +313,7 @@ static unsigned long record_pages(void)
 {
 	unsigned long pages = records_pages;
 
-	for (unsigned int c = 0; c < RECORDS_CLASSES; c++)
+	for (unsigned int c = 0; c < nr_records_classes; c++)
 		pages += memleak_cache_pages(records_cache[c]);
 	return pages;
 }
@@ -385,12 +431,24 @@ static u32 shape_of(const struct slab_geometry *g)
 /* ------------------------------------------------------------------ */
 /* Slab objects: slot arithmetic                                       */
 
+/* The address of page entry number page (pfn min_pfn + page). */
+static unsigned long page_addr(unsigned long page)
+{
+	return (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
+}
+
+/* off / size, by the reciprocal when there is one. */
+static unsigned int divide(unsigned long off, unsigned int size, u32 reciprocal)
+{
+	if (reciprocal)
+		return (unsigned int)(((u64)off * reciprocal) >> 32);
+	return (unsigned int)(off / size);
+}
+
 static unsigned int slot_number(const struct slab_shape *sh,
 				unsigned long off)
 {
-	if (sh->reciprocal)
-		return (unsigned int)(((u64)off * sh->reciprocal) >> 32);
-	return (unsigned int)(off / sh->size);
+	return divide(off, sh->size, sh->reciprocal);
 }
 
 static unsigned long object_start(const struct slab_shape *sh,
@@ -421,12 +479,10 @@ static bool record_used(const struct memleak_block *r)
 	return r->flags & MEMLEAK_ALLOCATED;
 }
 
-static bool block_is_simple(const struct memleak_block *b,
-			    const struct slab_shape *sh, unsigned long base,
-			    unsigned int i)
+/* Its first reference makes it gray (a slab block starts at its object). */
+static bool block_is_simple(const struct memleak_block *b)
 {
-	return block_start(b) == object_start(sh, base, i) &&
-	       b->min_count == 1 && !block_is_black(b);
+	return b->min_count == 1 && !block_is_black(b);
 }
 
 /*
@@ -455,13 +511,20 @@ static inline struct page_entry *slab_slot(unsigned long addr, unsigned int *i)
 	return e;
 }
 
-/* The block in slot i of the slab of page entry e, if it holds addr. */
+/*
+ * The block in slot i of the slab at base (page entry e), if it holds
+ * addr; *start is the slot's object's.
+ */
 static inline struct memleak_block *
-slot_holding(const struct page_entry *e, unsigned int i, unsigned long addr)
+slot_holding(const struct page_entry *e, unsigned long base, unsigned int i,
+	     unsigned long addr, unsigned long *start)
 {
+	const struct slab_shape *sh = &shapes[e->shape];
 	struct memleak_block *b = e->records + i;
 
-	if (record_used(b) && addr >= block_start(b) && addr < block_end(b))
+	*start = object_start(sh, base, i);
+	if (record_used(b) && addr >= *start &&
+	    addr - *start < max(block_size(b), (size_t)1))
 		return b;
 	return NULL;
 }
@@ -494,17 +557,21 @@ static struct page_entry *new_records(const struct slab_geometry *g)
 {
 	size_t bytes = records_bytes(g->nr_slots);
 	u32 shape = shape_of(g), first_bits;
+	struct records_header *h;
 	struct memleak_block *r;
 
 	if (!shape)
 		return NULL;
 	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_bits))
 		return NULL;
-	r = alloc_records(bytes);
-	if (!r) {
+	h = alloc_records(g->nr_slots);
+	if (!h) {
 		free_run(first_bits, BITS_TO_LONGS(g->nr_slots));
 		return NULL;
 	}
+	h->slab = (u32)(entry_of(g->base) - memleak_page_entries);
+	h->shape = shape;
+	r = records_of(h);
 	for (unsigned int i = 0; i < g->nr_slots; i++)
 		r[i].flags = 0;		/* free; the rest is written when used */
 	memleak.index_bytes += bytes;
@@ -531,12 +598,11 @@ static void drop_records(struct page_entry *first, unsigned long base)
 	free_run(first_bits, BITS_TO_LONGS(sh->nr_slots));
 	memleak.index_bytes -= bytes;
 	if (!memleak.pins) {
-		free_records(r, bytes);
+		free_records(header_of_records(r), sh->nr_slots);
 		return;
 	}
 	retired = (struct retired_array *)r;
 	retired->next = retired_records;
-	retired->bytes = (u32)bytes;
 	retired_records = retired;
 	memleak.nr_retired++;
 }
@@ -560,72 +626,99 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	sh = &shapes[e->shape];
 	base = start & sh->mask;
 	i = slot_number(sh, start - base);
+	*err = -EINVAL;
+	if (i >= sh->nr_slots || start != object_start(sh, base, i))
+		return NULL;
 	*err = -ERANGE;
-	if (i >= sh->nr_slots ||
-	    start + max(size, (size_t)1) > base + (unsigned long)(i + 1) * sh->size)
+	if (start + max(size, (size_t)1) >
+	    base + (unsigned long)(i + 1) * sh->size)
 		return NULL;
 	r = e->records + i;
 	*err = -EEXIST;
 	if (record_used(r))
 		return NULL;
-	set_block_start(r, start);
 	r->size = (u16)size;
 	r->min_count = (s8)min_count;
 	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
 	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
-	if (block_is_simple(r, sh, base, i))
+	if (block_is_simple(r))
 		bits->simple |= bit_mask(i);
 	first_entry(e, start, base)->nr_used++;
 	*err = 0;
 	return r;
 }
 
-/* Frees the record of b, in slot i of the slab of page entry e. */
+/*
+ * Frees the record of b, in slot i of the slab of page entry e (the
+ * entry of the page its object starts in).
+ */
 static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 			     unsigned int i)
 {
-	unsigned long start = block_start(b);
+	const struct slab_shape *sh = &shapes[e->shape];
 	struct slot_bits *bits = bits_of(e, i);
 
 	bits->simple &= ~bit_mask(i);
 	/* Unread until its next block is read: set only in a used slot. */
 	bits->read &= ~bit_mask(i);
 	b->flags = 0;
-	first_entry(e, start, start & shapes[e->shape].mask)->nr_used--;
+	e -= object_start(sh, 0, i) >> PAGE_SHIFT;	/* the slab's first */
+	e->nr_used--;
 }
 
 /* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
-struct memleak_block *memleak_index_find(unsigned long addr)
+/* The tree's block holding addr, and its start. */
+static struct memleak_block *tree_find_at(unsigned long addr,
+					  unsigned long *start)
+{
+	struct memleak_block *b = memleak_tree_find(addr);
+
+	if (b)
+		*start = memleak_tree_block_start(b);
+	return b;
+}
+
+struct memleak_block *memleak_index_find_at(unsigned long addr,
+					    unsigned long *start)
 {
 	struct page_entry *e = entry_of(addr);
 	unsigned int i;
 
 	if (!e || e->shape == SHAPE_TREE)
-		return memleak_tree_find(addr);
+		return tree_find_at(addr, start);
 	if (!e->shape || !slot_in_slab(e, addr, &i))
 		return NULL;
-	return slot_holding(e, i, addr);
+	return slot_holding(e, addr & shapes[e->shape].mask, i, addr, start);
+}
+
+struct memleak_block *memleak_index_find(unsigned long addr)
+{
+	unsigned long start;
+
+	return memleak_index_find_at(addr, &start);
 }
 
 struct memleak_block *memleak_index_find_start(unsigned long start,
 					       struct memleak_index_place *place)
 {
 	struct page_entry *e = entry_of(start);
+	const struct slab_shape *sh;
 	struct memleak_block *b;
 	unsigned int i;
 
 	place->entry = NULL;
 	if (!e || e->shape == SHAPE_TREE) {
 		b = memleak_tree_find(start);
-		return b && block_start(b) == start ? b : NULL;
+		return b && memleak_tree_block_start(b) == start ? b : NULL;
 	}
 	if (!e->shape || !slot_in_slab(e, start, &i))
 		return NULL;
 	b = e->records + i;
-	if (!record_used(b) || block_start(b) != start)
+	sh = &shapes[e->shape];
+	if (!record_used(b) || start != object_start(sh, start & sh->mask, i))
 		return NULL;
 	place->entry = e;
 	place->slot = i;
@@ -644,19 +737,24 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	unsigned int i;
 	struct page_entry *e = slab_slot(addr, &i);
 
-	if (e)
+	if (e) {
+		const struct slab_shape *sh = &shapes[e->shape];
+
 		b = e->records + i;
-	else
+		*start = object_start(sh, addr & sh->mask, i);
+	} else {
 		b = memleak_tree_find(addr);
+		*start = b ? memleak_tree_block_start(b) : 0;
+	}
 	if (!b || !record_used(b))
 		return false;
-	*start = block_start(b);
 	*type = block_type_id(b);
 	return addr >= *start;
 }
 
 struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
-						bool *first_ref)
+						bool *first_ref,
+						unsigned long *start)
 {
 	struct page_entry *e = entry_of(addr);
 	const struct slab_shape *sh;
@@ -666,9 +764,9 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 
 	*first_ref = false;
 	if (!e)
-		return memleak_tree_find(addr);
+		return tree_find_at(addr, start);
 	if (!is_slab_shape(e->shape))
-		return e->shape == SHAPE_TREE ? memleak_tree_find(addr) : NULL;
+		return e->shape == SHAPE_TREE ? tree_find_at(addr, start) : NULL;
 	sh = &shapes[e->shape];
 	base = addr & sh->mask;
 	i = slot_number(sh, addr - base);
@@ -688,7 +786,7 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 		*first_ref = true;
 		return NULL;	/* not read: see the bit pool */
 	}
-	return slot_holding(e, i, addr);
+	return slot_holding(e, base, i, addr, start);
 }
 
 bool memleak_index_marked(unsigned long addr)
@@ -708,21 +806,59 @@ struct memleak_block *memleak_index_slot(unsigned long addr)
 	return e ? e->records + i : NULL;
 }
 
-/* The page entry of a slab block and its slot, or NULL. */
+/*
+ * The header of the records array holding b, a slab's record: the array
+ * is an object of a records cache, or whole pages whose entries point
+ * at its records.
+ */
+static struct records_header *header_of(const struct memleak_block *b)
+{
+	struct slab_geometry g;
+	unsigned long at = (unsigned long)b;
+
+	if (slab_geometry_of(b, &g))
+		return (struct records_header *)object_start(
+			&(struct slab_shape){ .size = g.size,
+					      .obj_offset = g.obj_offset },
+			g.base, divide(at - g.base, g.size, g.reciprocal));
+	return header_of_records(entry_of(at)->records);
+}
+
+unsigned long block_start(const struct memleak_block *b)
+{
+	struct records_header *h;
+
+	if (memleak_tree_holds(b))
+		return memleak_tree_block_start(b);
+	h = header_of(b);
+	return object_start(&shapes[h->shape], page_addr(h->slab),
+			    (unsigned int)(b - records_of(h)));
+}
+
+/*
+ * The entry of the first page of a slab block's slab, and its slot; NULL
+ * for a block in the tree, or a record of a slab gone.
+ */
 static struct page_entry *slot_of_block(const struct memleak_block *b,
 					unsigned int *i)
 {
-	struct page_entry *e = slab_slot(block_start(b), i);
+	struct records_header *h;
+	struct page_entry *e;
 
-	return e && e->records + *i == b ? e : NULL;
+	if (memleak_tree_holds(b))
+		return NULL;
+	h = header_of(b);
+	e = &memleak_page_entries[h->slab];
+	*i = (unsigned int)(b - records_of(h));
+	return e->records == records_of(h) ? e : NULL;
 }
 
-void memleak_index_mark(const struct memleak_block *b)
+void memleak_index_mark(const struct memleak_block *b, unsigned long start)
 {
 	unsigned int i;
-	struct page_entry *e = slot_of_block(b, &i);
+	struct page_entry *e = slab_slot(start, &i);
 
-	if (e)
+	if (e && e->records + i == b)
 		bits_of(e, i)->mark |= bit_mask(i);
 }
 
@@ -730,12 +866,10 @@ void memleak_index_update(const struct memleak_block *b)
 {
 	unsigned int i;
 	struct page_entry *e = slot_of_block(b, &i);
-	const struct slab_shape *sh;
 
 	if (!e)
 		return;
-	sh = &shapes[e->shape];
-	if (block_is_simple(b, sh, block_start(b) & sh->mask, i))
+	if (block_is_simple(b))
 		bits_of(e, i)->simple |= bit_mask(i);
 	else
 		bits_of(e, i)->simple &= ~bit_mask(i);
@@ -793,7 +927,7 @@ enum slab_walk {
 static __always_inline unsigned int
 walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 	  unsigned int max, enum slab_walk kind, unsigned int *passed_total,
-	  void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
+	  memleak_visit_fn *visit, void *ctx)
 {
 	const struct slab_shape *sh = &shapes[e->shape];
 	struct memleak_block *r = e->records;
@@ -824,7 +958,7 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 		}
 		if (!record_used(&r[i]))
 			continue;
-		visit(&r[i], ctx);
+		visit(&r[i], object_start(sh, base, i), ctx);
 		n++;
 	}
 	*slot = 0;
@@ -832,41 +966,32 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 	return n + passed / PASSED_PER_VISIT;
 }
 
-/*
- * The kinds of walk_slab(), each a function of its own; only the pause's
- * needs the slab's address (base), to look up its pages.
- */
+/* The kinds of walk_slab(), each a function of its own. */
 static __noinline unsigned int
-walk_every_slot(const struct page_entry *e, struct memleak_index_pos *pos,
-		unsigned int max,
-		void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
+walk_every_slot(const struct page_entry *e, unsigned long base,
+		struct memleak_index_pos *pos, unsigned int max,
+		memleak_visit_fn *visit, void *ctx)
 {
-	return walk_slab(e, 0, &pos->slot, max, EVERY_SLOT, &pos->passed,
+	return walk_slab(e, base, &pos->slot, max, EVERY_SLOT, &pos->passed,
 			 visit, ctx);
 }
 
 static __noinline unsigned int
-walk_unmarked_slots(const struct page_entry *e, struct memleak_index_pos *pos,
-		    unsigned int max,
-		    void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
+walk_unmarked_slots(const struct page_entry *e, unsigned long base,
+		    struct memleak_index_pos *pos, unsigned int max,
+		    memleak_visit_fn *visit, void *ctx)
 {
-	return walk_slab(e, 0, &pos->slot, max, UNMARKED_SLOTS, &pos->passed,
+	return walk_slab(e, base, &pos->slot, max, UNMARKED_SLOTS, &pos->passed,
 			 visit, ctx);
 }
 
 static __noinline unsigned int
 walk_unread_slots(const struct page_entry *e, unsigned long base,
 		  struct memleak_index_pos *pos, unsigned int max,
-		  void (*visit)(struct memleak_block *b, void *ctx), void *ctx)
+		  memleak_visit_fn *visit, void *ctx)
 {
 	return walk_slab(e, base, &pos->slot, max, UNREAD_SLOTS, &pos->passed,
 			 visit, ctx);
-}
-
-/* The address of page entry number page (pfn min_pfn + page). */
-static unsigned long page_addr(unsigned long page)
-{
-	return (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
 }
 
 /*
@@ -883,7 +1008,7 @@ static unsigned int marks_cost(const struct page_entry *e)
 }
 
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
-			void (*visit)(struct memleak_block *b, void *ctx),
+			memleak_visit_fn *visit,
 			void *ctx)
 {
 	unsigned long nr_pages = max_pfn - min_pfn;
@@ -911,13 +1036,15 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 		if (!e->nr_used)
 			pos->slot = 0;	/* none left in it */
 		else if (pos->unmarked_only)
-			n += walk_unmarked_slots(e, pos, max - n, visit, ctx) +
+			n += walk_unmarked_slots(e, page_addr(page), pos,
+						 max - n, visit, ctx) +
 			     marks_cost(e);
 		else if (pos->unread_only)
 			n += walk_unread_slots(e, page_addr(page), pos, max - n,
 					       visit, ctx);
 		else
-			n += walk_every_slot(e, pos, max - n, visit, ctx);
+			n += walk_every_slot(e, page_addr(page), pos, max - n,
+					     visit, ctx);
 		if (pos->slot)
 			return true;	/* the slab's rest, next time */
 		pos->page++;
@@ -982,8 +1109,10 @@ unsigned int memleak_index_free_retired(unsigned int n)
 	unsigned int done = 0;
 
 	for (; done < n && (r = retired_records); done++) {
+		struct records_header *h = header_of_records((void *)r);
+
 		retired_records = r->next;
-		free_records(r, r->bytes);
+		free_records(h, shapes[h->shape].nr_slots);
 	}
 	return done + memleak_tree_free_retired(n - done);
 }

@@ -42,12 +42,6 @@ static inline struct page_entry *entry_of(unsigned long addr)
 	return &memleak_page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
 }
 
-/* One past the last byte of b (a block of size 0 holds its start). */
-static inline unsigned long block_end(const struct memleak_block *b)
-{
-	return block_start(b) + max(block_size(b), (size_t)1);
-}
-
 /*
  * index_tree.c: blocks outside slabs, each in a node of the tree's own.
  * Insert copies b into a new node, or fails (NULL) with -EEXIST when the
@@ -65,11 +59,13 @@ struct memleak_block *memleak_tree_find(unsigned long addr);
 struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 					  int min_count, int *err);
 void memleak_tree_remove(struct memleak_block *b);
+/* Whether b is a tree node's block (not a slab's record), and its start. */
+bool memleak_tree_holds(const struct memleak_block *b);
+unsigned long memleak_tree_block_start(const struct memleak_block *b);
 /* Frees up to n retired nodes (not pinned); how many it freed. */
 unsigned int memleak_tree_free_retired(unsigned int n);
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
-				    void (*visit)(struct memleak_block *b,
-						  void *ctx),
+				    memleak_visit_fn *visit,
 				    void *ctx);
 
 #endif

@@ -28,6 +28,7 @@
 struct tree_block {
 	struct memleak_block block;
 	struct tree_block *next;	/* the page's next block, by address */
+	unsigned long start;
 	size_t size;			/* the whole of it: block_size() */
 };
 
@@ -86,9 +87,30 @@ unsigned long memleak_tree_blocks(void)
 	return nr_tree_blocks;
 }
 
+static struct tree_block *node_of(const struct memleak_block *b)
+{
+	return container_of(b, struct tree_block, block);
+}
+
+/* One past its last byte (a block of size 0 holds its start). */
+static unsigned long node_end(const struct tree_block *t)
+{
+	return t->start + max(t->size, (size_t)1);
+}
+
 size_t memleak_tree_block_size(const struct memleak_block *b)
 {
-	return container_of(b, struct tree_block, block)->size;
+	return node_of(b)->size;
+}
+
+bool memleak_tree_holds(const struct memleak_block *b)
+{
+	return slab_cache_of(virt_to_page(b)) == block_cache;
+}
+
+unsigned long memleak_tree_block_start(const struct memleak_block *b)
+{
+	return node_of(b)->start;
 }
 
 /* Gives back the spare nodes, and keeps a path's worth again. */
@@ -108,7 +130,7 @@ static struct memleak_block *last_start_at_or_before(unsigned long addr)
 		struct tree_block *l;
 
 		l = radix_tree_lookup_le(&block_tree, key, &found);
-		for (; l && block_start(&l->block) <= addr; l = l->next)
+		for (; l && l->start <= addr; l = l->next)
 			last = &l->block;
 		/* Every block of the page found starts past addr: look before. */
 		if (last || !l || found == 0)
@@ -121,7 +143,7 @@ struct memleak_block *memleak_tree_find(unsigned long addr)
 {
 	struct memleak_block *b = last_start_at_or_before(addr);
 
-	return b && addr < block_end(b) ? b : NULL;
+	return b && addr < node_end(node_of(b)) ? b : NULL;
 }
 
 /* Whether a block in the tree still covers part of the page at addr. */
@@ -129,7 +151,7 @@ static bool page_still_covered(unsigned long page)
 {
 	struct memleak_block *b = last_start_at_or_before(page + PAGE_SIZE - 1);
 
-	return b && block_end(b) > page;
+	return b && node_end(node_of(b)) > page;
 }
 
 /* The pages of RAM in [start, end) are covered by a tree block. */
@@ -144,9 +166,9 @@ static void mark_linear_pages(unsigned long start, unsigned long end)
 
 static void unmark_linear_pages(const struct memleak_block *b)
 {
-	unsigned long p = ALIGN_DOWN(block_start(b), PAGE_SIZE);
+	unsigned long p = ALIGN_DOWN(node_of(b)->start, PAGE_SIZE);
 
-	for (; p < block_end(b); p += PAGE_SIZE)
+	for (; p < node_end(node_of(b)); p += PAGE_SIZE)
 		if (entry_of(p) && !page_still_covered(p))
 			entry_of(p)->shape = 0;
 }
@@ -178,7 +200,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 
 	before = last_start_at_or_before(end - 1);
 	*err = -EEXIST;
-	if (before && block_end(before) > start)
+	if (before && node_end(node_of(before)) > start)
 		return NULL;
 	if (covers_slab_blocks(start, end))
 		return NULL;
@@ -190,11 +212,11 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 		.size = (u16)min(size, (size_t)MEMLEAK_SIZE_LARGE),
 		.min_count = (s8)min_count,
 	};
+	new->start = start;
 	new->size = size;
-	set_block_start(&new->block, start);
 	new->block.flags = MEMLEAK_ALLOCATED;
 	head = radix_tree_lookup(&block_tree, page);
-	if (!head || block_start(&head->block) > start) {
+	if (!head || head->start > start) {
 		new->next = head;
 		*err = 0;
 		if (head)
@@ -203,7 +225,7 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 			*err = radix_tree_insert(&block_tree, page, new);
 	} else {
 		link = &head->next;
-		while (*link && block_start(&(*link)->block) < start)
+		while (*link && (*link)->start < start)
 			link = &(*link)->next;
 		new->next = *link;
 		*link = new;
@@ -220,8 +242,8 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 
 void memleak_tree_remove(struct memleak_block *b)
 {
-	unsigned long key = block_start(b) >> PAGE_SHIFT;
-	struct tree_block *gone = container_of(b, struct tree_block, block);
+	unsigned long key = node_of(b)->start >> PAGE_SHIFT;
+	struct tree_block *gone = node_of(b);
 	struct tree_block *head = radix_tree_lookup(&block_tree, key);
 	struct tree_block **link;
 
@@ -260,8 +282,7 @@ unsigned int memleak_tree_free_retired(unsigned int n)
 }
 
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
-				    void (*visit)(struct memleak_block *b,
-						  void *ctx),
+				    memleak_visit_fn *visit,
 				    void *ctx)
 {
 	unsigned long found;
@@ -273,7 +294,7 @@ unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 		return 0;
 	}
 	for (; l; l = l->next, n++)
-		visit(&l->block, ctx);
+		visit(&l->block, l->start, ctx);
 	*key = found + 1;
 	return n;
 }

@@ -157,22 +157,21 @@ enum memleak_tier {
 };
 
 /*
- * One tracked block: 16 bytes (see docs/memleak.md), four to a cache
- * line: its start in 32 bits (block_start()), its size in 16
- * (block_size(): a larger block is outside slabs and keeps it in its
- * tree node), its trace as a 16-bit id (the trace holds its CPU and
- * type), its aliases its size's, its checksum (white blocks only) in
- * checksums.c.
- * A slab object's block is its slot's record in its slab's array of
- * records (index.c), reused by the next object tracked there; every
- * other block lives in a node of the tree of blocks outside slabs
- * (index_tree.c). A free record has flags 0.
+ * One tracked block: 12 bytes (see docs/memleak.md). Its start is where
+ * its record is (block_start()): a slab object's block is its slot's
+ * record in its slab's array of records (index.c), so the slot gives
+ * the start; every other block lives in a node of the tree of blocks
+ * outside slabs (index_tree.c), which keeps start and size. Its size in
+ * 16 bits (block_size(): a larger block is in the tree), its trace as
+ * a 16-bit id (the trace holds its CPU and type), its aliases its
+ * size's, its checksum (white blocks only) in checksums.c. A slab
+ * record is reused by the next object tracked in its slot. A free
+ * record has flags 0.
  * The colours of the 2006 design are derived from count and min_count:
  * white while count < min_count, gray once count >= min_count (so
  * min_count 0 is gray forever), black when MEMLEAK_BLACK is set.
  */
 struct memleak_block {
-	u32 offset;		/* of its start from memleak_addr_base() */
 	u32 jiffies;		/* allocation time (the low half on 64 bits) */
 	u16 trace;		/* its trace's id: block_trace() (CPU, type) */
 	u16 size;		/* or MEMLEAK_SIZE_LARGE: see block_size() */
@@ -180,8 +179,7 @@ struct memleak_block {
 	s8 count;		/* references found by the running scan */
 	u16 flags;
 };
-_Static_assert(sizeof(struct memleak_block) == 16,
-	       "a record is 16 bytes: four to a cache line");
+_Static_assert(sizeof(struct memleak_block) == 12, "a record is 12 bytes");
 
 /*
  * A size the record's 16 bits cannot hold. Only blocks in the tree are
@@ -200,30 +198,28 @@ static inline size_t block_size(const struct memleak_block *b)
 }
 
 /*
- * Where block starts are counted from. A record keeps its block's start
- * in 32 bits: on a 32-bit machine the address itself (base 0); on a
- * 64-bit host its offset from the first byte of RAM, so a block must
- * start within 4 GiB above it, and memleak_create_block() refuses any
- * other (memleak_addr_fits()).
+ * What a walk of the blocks calls for each (memleak_walk_blocks(),
+ * memleak_index_walk()): the block, its start (the walk knows its
+ * slot, so it costs nothing there, where block_start() looks the
+ * record's array up), and the walker's ctx.
+ */
+typedef void memleak_visit_fn(struct memleak_block *b, unsigned long start,
+			      void *ctx);
+
+/*
+ * The first byte of b, from where its record lies (index.c). A path that
+ * already knows the start (the scan's queue of object addresses, the
+ * index's lookups) passes it on instead.
+ */
+unsigned long block_start(const struct memleak_block *b);
+
+/*
+ * Where the checksums' keys are counted from (checksums.c): the first
+ * byte of RAM on a 64-bit host, so that a record's address fits 32 bits.
  */
 static inline unsigned long memleak_addr_base(void)
 {
 	return sizeof(long) == 4 ? 0 : min_pfn << PAGE_SHIFT;
-}
-
-static inline bool memleak_addr_fits(unsigned long addr)
-{
-	return addr - memleak_addr_base() == (u32)(addr - memleak_addr_base());
-}
-
-static inline unsigned long block_start(const struct memleak_block *b)
-{
-	return memleak_addr_base() + b->offset;
-}
-
-static inline void set_block_start(struct memleak_block *b, unsigned long addr)
-{
-	b->offset = (u32)(addr - memleak_addr_base());
 }
 
 static inline struct memleak_trace *block_trace(const struct memleak_block *b)
@@ -321,53 +317,53 @@ block_scan_areas(const struct memleak_block *b)
 
 /*
  * The parts of a block the scan reads, [start, end): each of its scan
- * areas, or the whole block when it has none. for_each_block_part(b, p)
- * visits them; a body that may let b go (a lock dropped) leaves the
- * loop before the next part once b is freed, as the areas are then
- * only kept until the unpin.
+ * areas, or the whole block when it has none. for_each_block_part(b,
+ * start, p) visits those of block b at start; a body that may let b go
+ * (a lock dropped) leaves the loop before the next part once b is
+ * freed, as the areas are then only kept until the unpin.
  */
 struct block_part {
 	unsigned long start, end;
 	const struct memleak_scan_area *next;	/* the next part's area */
 };
 
-static inline bool block_area_part(const struct memleak_block *b,
+static inline bool block_area_part(unsigned long start,
 				   const struct memleak_scan_area *a,
 				   struct block_part *p)
 {
 	if (!a)
 		return false;
-	p->start = block_start(b) + a->offset;
+	p->start = start + a->offset;
 	p->end = p->start + a->length;
 	p->next = a->next;
 	return true;
 }
 
 static inline bool block_first_part(const struct memleak_block *b,
-				    struct block_part *p)
+				    unsigned long start, struct block_part *p)
 {
 	const struct memleak_scan_area *a = block_scan_areas(b);
 
 	if (a)
-		return block_area_part(b, a, p);
-	p->start = block_start(b);
-	p->end = block_start(b) + block_size(b);
+		return block_area_part(start, a, p);
+	p->start = start;
+	p->end = start + block_size(b);
 	p->next = NULL;
 	return true;
 }
 
-#define for_each_block_part(b, p)                                       \
-	for (bool more_ = block_first_part(b, &(p)); more_;             \
-	     more_ = block_area_part(b, (p).next, &(p)))
+#define for_each_block_part(b, start, p)                                \
+	for (bool more_ = block_first_part(b, start, &(p)); more_;      \
+	     more_ = block_area_part(start, (p).next, &(p)))
 
 /*
  * Whether addr is one of the addresses b is known by: its start, the
  * object's start after memleak_padding(), or an alias of the object.
  */
 static inline bool block_has_key(const struct memleak_block *b,
-				 unsigned long addr)
+				 unsigned long start, unsigned long addr)
 {
-	unsigned long off = addr - block_start(b), pad = block_pad_offset(b);
+	unsigned long off = addr - start, pad = block_pad_offset(b);
 	const struct memleak_alias_set *set;
 
 	if (off == 0 || off == pad)
@@ -384,13 +380,23 @@ static inline bool block_has_key(const struct memleak_block *b,
 
 /*
  * queue.c: first-in first-out queues of blocks, in page-sized
- * chunks; memleak_lock held, the blocks pinned (memleak_pin()).
+ * chunks; memleak_lock held, the blocks pinned (memleak_pin()). Each
+ * entry is a block and its start, which a slab's record does not hold:
+ * whoever queues a block knows it (a walk, a lookup), and whoever takes
+ * it wants it. The scan's gray queue may hold a start alone (block
+ * NULL), a slab object found by its first reference, whose record is
+ * looked up later (scan.c).
  */
-#define MEMLEAK_QUEUE_CHUNK (PAGE_SIZE / sizeof(void *) - 3)
+struct memleak_queue_entry {
+	struct memleak_block *block;
+	unsigned long start;
+};
+#define MEMLEAK_QUEUE_CHUNK                                                  \
+	((PAGE_SIZE - 2 * sizeof(void *)) / sizeof(struct memleak_queue_entry))
 struct memleak_queue_chunk {
 	struct memleak_queue_chunk *next;
 	unsigned int head, tail;	/* pop at head, push at tail */
-	struct memleak_block *entry[MEMLEAK_QUEUE_CHUNK];
+	struct memleak_queue_entry entry[MEMLEAK_QUEUE_CHUNK];
 };
 struct memleak_queue {
 	struct memleak_queue_chunk *first, *last;
@@ -570,7 +576,7 @@ u8 memleak_type_id(const struct memleak_type *type, size_t size);
  * graph.c).
  */
 bool memleak_reads_word(const struct memleak_block *b, unsigned long offset);
-bool memleak_scan_typed_block(struct memleak_block *b,
+bool memleak_scan_typed_block(struct memleak_block *b, unsigned long start,
 			      const struct memleak_type *type,
 			      unsigned long *flags);
 /*
@@ -658,7 +664,10 @@ void memleak_index_metadata(struct memleak_metadata *m);
 unsigned long memleak_index_table_pages(void);
 /* Gives back the tree's spare nodes (and keeps a path's worth again). */
 void memleak_index_shrink(void);
+/* The block holding addr, or NULL; _at() also gives its start. */
 struct memleak_block *memleak_index_find(unsigned long addr);
+struct memleak_block *memleak_index_find_at(unsigned long addr,
+					    unsigned long *start);
 /*
  * For the pointer checks (types.c): the start and type id of the block
  * holding addr, read from its slot's record for slab objects (no range
@@ -668,16 +677,15 @@ struct memleak_block *memleak_index_find(unsigned long addr);
 bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
 /*
  * For the scan (see index.c's bit pools): the block at addr unless it is
- * marked (already found gray or black). When addr is the start of a
- * simple block (one reference turns it gray), the index marks it, sets
- * *first_ref and returns NULL without reading the block: the caller
- * queues the address, and memleak_index_slot() finds the record of its
- * slot later (computed from the page tables, so that it can be
- * prefetched; free, or another block's, if the object was freed
- * meanwhile). A block
- * the scan finds gray or black otherwise is marked with
- * memleak_index_mark() (slab blocks only; others are never marked, nor
- * simple). Marks last until the next scan clears them, a budget of
+ * marked (already found gray or black), and its start (*start). When
+ * addr is the start of a simple block (one reference turns it gray),
+ * the index marks it, sets *first_ref and returns NULL without reading
+ * the block: the caller queues the address, and memleak_index_slot()
+ * finds the record of its slot later (computed from the page tables,
+ * so that it can be prefetched; free, or another block's, if the object
+ * was freed meanwhile). A block the scan finds gray or black otherwise
+ * is marked with memleak_index_mark(b, start) (slab blocks only; others
+ * are never marked, nor simple). Marks last until the next scan clears them, a budget of
  * words at a time: memleak_index_clear_marks(from, words) returns where
  * to go on, 0 when done; memleak_index_clear_all_marks() clears them
  * all at once (tests).
@@ -685,7 +693,8 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * memleak_index_update() says whether it is simple.
  */
 struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
-						bool *first_ref);
+						bool *first_ref,
+						unsigned long *start);
 struct memleak_block *memleak_index_slot(unsigned long addr);
 /*
  * Whether addr lies in a slab slot the last scan marked: its block (if
@@ -693,7 +702,7 @@ struct memleak_block *memleak_index_slot(unsigned long addr);
  * pool alone, for what reads the suspects after a scan (classify.c).
  */
 bool memleak_index_marked(unsigned long addr);
-void memleak_index_mark(const struct memleak_block *b);
+void memleak_index_mark(const struct memleak_block *b, unsigned long start);
 void memleak_index_update(const struct memleak_block *b);
 unsigned long memleak_index_clear_marks(unsigned long from,
 					unsigned long words);
@@ -730,7 +739,7 @@ struct memleak_index_pos {
 #define MEMLEAK_INDEX_WALK_UNMARKED { 0, 0, 0, false, true, false, 0 }
 #define MEMLEAK_INDEX_WALK_UNREAD { 0, 0, 0, false, false, true, 0 }
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
-			void (*visit)(struct memleak_block *b, void *ctx),
+			memleak_visit_fn *visit,
 			void *ctx);
 /*
  * Whether the page holding addr is known to the index: it holds (part
@@ -846,7 +855,7 @@ unsigned long memleak_white_filter_pages(void);
  * index's order (no lock held by the caller): a block freed or made
  * while the walk runs may be visited or not, any other exactly once.
  */
-void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
+void memleak_walk_blocks(memleak_visit_fn *visit,
 			 void *ctx);
 /*
  * For explain.c: scans kept out (false while one runs or the collector
@@ -872,41 +881,44 @@ unsigned long memleak_queue_pages(void);
  * the last one is full (push_chunk, false when out of memory) and the
  * first one dropped once emptied.
  */
-bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b);
+bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b,
+			      unsigned long start);
 void memleak_queue_drop_first(struct memleak_queue *q);
 
 /* False when out of memory (the block is not queued). */
 static inline bool memleak_queue_push(struct memleak_queue *q,
-				      struct memleak_block *b)
+				      struct memleak_block *b,
+				      unsigned long start)
 {
 	struct memleak_queue_chunk *last = q->last;
 
 	if (!last || last->tail == MEMLEAK_QUEUE_CHUNK)
-		return memleak_queue_push_chunk(q, b);
-	last->entry[last->tail++] = b;
+		return memleak_queue_push_chunk(q, b, start);
+	last->entry[last->tail++] = (struct memleak_queue_entry){ b, start };
 	q->nr++;
 	return true;
 }
 
-static inline struct memleak_block *memleak_queue_pop(struct memleak_queue *q)
+/* Takes the first entry into *e; false when q is empty. */
+static inline bool memleak_queue_pop(struct memleak_queue *q,
+				     struct memleak_queue_entry *e)
 {
 	struct memleak_queue_chunk *first = q->first;
-	struct memleak_block *b;
 
 	if (!first || first->head == first->tail)
-		return NULL;
-	b = first->entry[first->head++];
+		return false;
+	*e = first->entry[first->head++];
 	q->nr--;
 	if (first->head == first->tail)
 		memleak_queue_drop_first(q);
-	return b;
+	return true;
 }
 
 /*
  * The entry ahead places after the next one, if in the first chunk: the
- * scan prefetches through it, and may replace it (scan.c).
+ * scan prefetches through it, and may fill in its block (scan.c).
  */
-static inline struct memleak_block **
+static inline struct memleak_queue_entry *
 memleak_queue_peek(struct memleak_queue *q, unsigned int ahead)
 {
 	struct memleak_queue_chunk *first = q->first;
@@ -924,13 +936,13 @@ void memleak_queue_empty(struct memleak_queue *q);
  * unchanged, when out of memory.
  */
 bool memleak_queue_sort(struct memleak_queue *q,
-			bool (*before)(const struct memleak_block *a,
-				       const struct memleak_block *b));
-/* Every queued block b, in order, without taking it out. */
-#define memleak_queue_for_each(q, chunk, i, b)                               \
+			bool (*before)(const struct memleak_queue_entry *a,
+				       const struct memleak_queue_entry *b));
+/* Every queued entry e, in order, without taking it out. */
+#define memleak_queue_for_each(q, chunk, i, e)                               \
 	for (chunk = (q)->first; chunk; chunk = chunk->next)                 \
 		for (i = chunk->head;                                        \
-		     i < chunk->tail && ((b = chunk->entry[i]), 1); i++)
+		     i < chunk->tail && ((e = &chunk->entry[i]), 1); i++)
 /*
  * For a pass that reads every block of a queue in turn (its record, then
  * its memory): blocks lie all over the heap, so each is two cache misses,
@@ -950,13 +962,13 @@ bool memleak_queue_sort(struct memleak_queue *q,
  */
 #define MEMLEAK_PREFETCH_BYTES 256
 #define MEMLEAK_LINE_BYTES 64
-static inline void memleak_prefetch_memory(const struct memleak_block *b)
+static inline void memleak_prefetch_memory(const struct memleak_block *b,
+					   unsigned long start)
 {
-	const char *start = (const char *)block_start(b);
 	unsigned int bytes = min(block_size(b), (size_t)MEMLEAK_PREFETCH_BYTES);
 
 	for (unsigned int at = 0; at < bytes; at += MEMLEAK_LINE_BYTES)
-		__builtin_prefetch(start + at);
+		__builtin_prefetch((const char *)start + at);
 }
 
 static inline void
@@ -964,15 +976,20 @@ memleak_queue_prefetch_record(const struct memleak_queue_chunk *chunk,
 			      unsigned int i)
 {
 	if (i + 2 * MEMLEAK_QUEUE_AHEAD < chunk->tail)
-		__builtin_prefetch(chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD]);
+		__builtin_prefetch(
+			chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD].block);
 }
 
 static inline void
 memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 {
+	const struct memleak_queue_entry *e;
+
 	memleak_queue_prefetch_record(chunk, i);
-	if (i + MEMLEAK_QUEUE_AHEAD < chunk->tail)
-		memleak_prefetch_memory(chunk->entry[i + MEMLEAK_QUEUE_AHEAD]);
+	if (i + MEMLEAK_QUEUE_AHEAD >= chunk->tail)
+		return;
+	e = &chunk->entry[i + MEMLEAK_QUEUE_AHEAD];
+	memleak_prefetch_memory(e->block, e->start);
 }
 
 /*

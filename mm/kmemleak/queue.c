@@ -2,7 +2,7 @@
  * The scan's queues of blocks: the gray queue (first in, first out, so
  * the scan reads blocks in the order it found them, and can prefetch
  * the next ones) and the lists of white blocks and suspects. A queue is
- * a chain of page-sized chunks of block pointers from the collector's
+ * a chain of page-sized chunks of (block, start) entries from the collector's
  * own cache; one emptied chunk is kept for the next push, so a scan
  * that never holds more than a chunk's worth allocates nothing.
  *
@@ -61,7 +61,8 @@ static void free_chunk(struct memleak_queue_chunk *c)
 		kmem_cache_free(chunk_cache, c);
 }
 
-bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b)
+bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b,
+			      unsigned long start)
 {
 	struct memleak_queue_chunk *c = new_chunk();
 
@@ -72,7 +73,7 @@ bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b)
 	else
 		q->first = c;
 	q->last = c;
-	c->entry[c->tail++] = b;
+	c->entry[c->tail++] = (struct memleak_queue_entry){ b, start };
 	q->nr++;
 	return true;
 }
@@ -108,12 +109,12 @@ void memleak_queue_empty(struct memleak_queue *q)
 struct sort_view {
 	struct memleak_queue_chunk **chunks;
 	unsigned long offset;	/* the first chunk's head */
-	bool (*before)(const struct memleak_block *a,
-		       const struct memleak_block *b);
+	bool (*before)(const struct memleak_queue_entry *a,
+		       const struct memleak_queue_entry *b);
 };
 
-static struct memleak_block **entry_at(const struct sort_view *v,
-				       unsigned long i)
+static struct memleak_queue_entry *entry_at(const struct sort_view *v,
+					    unsigned long i)
 {
 	i += v->offset;
 	return &v->chunks[i / MEMLEAK_QUEUE_CHUNK]
@@ -123,7 +124,7 @@ static struct memleak_block **entry_at(const struct sort_view *v,
 static void swap_entries(const struct sort_view *v, unsigned long i,
 			 unsigned long j)
 {
-	struct memleak_block *t = *entry_at(v, i);
+	struct memleak_queue_entry t = *entry_at(v, i);
 
 	*entry_at(v, i) = *entry_at(v, j);
 	*entry_at(v, j) = t;
@@ -139,9 +140,9 @@ static void sift_down(const struct sort_view *v, unsigned long i,
 		if (child >= n)
 			return;
 		if (child + 1 < n &&
-		    v->before(*entry_at(v, child), *entry_at(v, child + 1)))
+		    v->before(entry_at(v, child), entry_at(v, child + 1)))
 			child++;
-		if (!v->before(*entry_at(v, i), *entry_at(v, child)))
+		if (!v->before(entry_at(v, i), entry_at(v, child)))
 			return;
 		swap_entries(v, i, child);
 		i = child;
@@ -149,8 +150,8 @@ static void sift_down(const struct sort_view *v, unsigned long i,
 }
 
 bool memleak_queue_sort(struct memleak_queue *q,
-			bool (*before)(const struct memleak_block *a,
-				       const struct memleak_block *b))
+			bool (*before)(const struct memleak_queue_entry *a,
+				       const struct memleak_queue_entry *b))
 {
 	struct sort_view v = { .before = before };
 	struct memleak_queue_chunk *c;

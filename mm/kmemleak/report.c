@@ -50,16 +50,16 @@ struct block_snapshot {
 };
 
 /* memleak_lock held; the snapshot must be released with release_snapshot(). */
-static void take_snapshot(const struct memleak_block *b,
+static void take_snapshot(const struct memleak_block *b, unsigned long start,
 			  struct block_snapshot *s)
 {
-	s->start = block_start(b);
+	s->start = start;
 	s->size = block_size(b);
 	s->jiffies = b->jiffies;
 	s->trace = block_trace(b);
 	memleak_trace_get(s->trace);
 	s->nr_bytes = min(block_size(b), (size_t)HEX_DUMP_BYTES);
-	memcpy(s->bytes, (const void *)block_start(b), s->nr_bytes);
+	memcpy(s->bytes, (const void *)start, s->nr_bytes);
 }
 
 static void release_snapshot(struct block_snapshot *s)
@@ -118,24 +118,25 @@ void memleak_print_block(const struct memleak_block *b)
 {
 	struct block_snapshot s;
 
-	take_snapshot(b, &s);
+	take_snapshot(b, block_start(b), &s);
 	print_snapshot(&s);
 	memleak_trace_put(s.trace);
 }
 
-static void collect_if_suspect(struct memleak_block *b, void *ctx)
+static void collect_if_suspect(struct memleak_block *b, unsigned long start,
+			       void *ctx)
 {
-	if ((b->flags & MEMLEAK_SUSPECT) && !memleak_queue_push(ctx, b))
+	if ((b->flags & MEMLEAK_SUSPECT) && !memleak_queue_push(ctx, b, start))
 		memleak_disable("out of memory for the list of suspects");
 }
 
 /* Oldest first; of two blocks allocated in one tick, the lower first. */
-static bool allocated_before(const struct memleak_block *a,
-			     const struct memleak_block *b)
+static bool allocated_before(const struct memleak_queue_entry *a,
+			     const struct memleak_queue_entry *b)
 {
-	if (a->jiffies != b->jiffies)
-		return (s32)(a->jiffies - b->jiffies) < 0;
-	return block_start(a) < block_start(b);
+	if (a->block->jiffies != b->block->jiffies)
+		return (s32)(a->block->jiffies - b->block->jiffies) < 0;
+	return a->start < b->start;
 }
 
 /*
@@ -149,7 +150,7 @@ unsigned long memleak_print_suspects(void)
 {
 	struct memleak_queue suspects = { NULL, NULL, 0 };
 	unsigned long printed = 0, flags;
-	struct memleak_block *b;
+	struct memleak_queue_entry e;
 
 	memleak_enter(&flags);
 	memleak_pin();
@@ -158,17 +159,17 @@ unsigned long memleak_print_suspects(void)
 	memleak_queue_sort(&suspects, allocated_before);
 	for (;;) {
 		struct block_snapshot s;
-		bool alive;
+		bool alive, more;
 
 		memleak_enter(&flags);
-		b = memleak_queue_pop(&suspects);
+		more = memleak_queue_pop(&suspects, &e);
 		/* Freed since, or its record a newer block's: no suspect. */
-		alive = b && (b->flags & MEMLEAK_SUSPECT) &&
-			(b->flags & MEMLEAK_ALLOCATED);
+		alive = more && (e.block->flags & MEMLEAK_SUSPECT) &&
+			(e.block->flags & MEMLEAK_ALLOCATED);
 		if (alive)
-			take_snapshot(b, &s);
+			take_snapshot(e.block, e.start, &s);
 		memleak_leave(flags);
-		if (!b)
+		if (!more)
 			break;
 		if (!alive)
 			continue;	/* freed since the scan: not a leak */
@@ -208,13 +209,15 @@ static unsigned long allocation_site(const struct memleak_trace *t)
 	return t->nr_entries ? t->entries[0] : 0;
 }
 
-static void add_to_digest(struct memleak_block *b, void *ctx)
+static void add_to_digest(struct memleak_block *b, unsigned long start,
+			  void *ctx)
 {
 	struct digest *d = ctx;
 	enum memleak_tier tier = memleak_block_tier(b);
 	unsigned long pc;
 	unsigned int i;
 
+	(void)start;
 	if (!(b->flags & MEMLEAK_SUSPECT) || !(b->flags & MEMLEAK_ALLOCATED))
 		return;
 	pc = allocation_site(block_trace(b));
@@ -267,10 +270,12 @@ void memleak_print_digest(void)
 		print_site(&d.site[DIGEST_SITES]);
 }
 
-static void clear_if_reported(struct memleak_block *b, void *ctx)
+static void clear_if_reported(struct memleak_block *b, unsigned long start,
+			      void *ctx)
 {
 	unsigned long *n = ctx;
 
+	(void)start;
 	if (!(b->flags & (MEMLEAK_SUSPECT | MEMLEAK_REPORTED)))
 		return;
 	b->flags |= MEMLEAK_CLEARED;

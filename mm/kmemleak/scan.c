@@ -146,20 +146,21 @@ static bool still_queued(const struct memleak_block *b)
  * A queue that cannot grow ends the collector: a scan missing a gray
  * block would report what it points to.
  */
-static void gray_push(struct memleak_block *b)
+static void gray_push(struct memleak_block *b, unsigned long start)
 {
-	if (!memleak_queue_push(&gray, b))
+	if (!memleak_queue_push(&gray, b, start))
 		memleak_disable("out of memory for the scan's gray queue");
 }
 
 /*
- * b just turned gray: marked, so that the words that point to it later
- * are dismissed early (memleak_index_scan_lookup()), and queued.
+ * b (at start) just turned gray: marked, so that the words that point
+ * to it later are dismissed early (memleak_index_scan_lookup()), and
+ * queued.
  */
-static void make_gray(struct memleak_block *b)
+static void make_gray(struct memleak_block *b, unsigned long start)
 {
-	memleak_index_mark(b);
-	gray_push(b);
+	memleak_index_mark(b, start);
+	gray_push(b, start);
 }
 
 /*
@@ -250,33 +251,14 @@ static bool maybe_wanted(unsigned long value)
 /*
  * The gray queue holds blocks, and the addresses of slab objects the
  * index found by their first reference (memleak_index_scan_lookup()):
- * those are tagged with the low bit, which no object's address has, and
- * become their block when the prefetch reaches them or when they are
- * taken from the queue (object_block()).
+ * entries with a start and no block yet, which get their slot's record
+ * when the prefetch reaches them or when they are taken from the queue
+ * (NULL when the slab's records went meanwhile; drain_gray_list()
+ * checks the record still holds the block queued).
  */
 static void gray_push_object(unsigned long addr)
 {
-	gray_push((struct memleak_block *)(addr | 1));
-}
-
-static bool is_object_entry(const struct memleak_block *entry)
-{
-	return (unsigned long)entry & 1;
-}
-
-static unsigned long object_of(const struct memleak_block *entry)
-{
-	return (unsigned long)entry & ~1ul;
-}
-
-/*
- * The record in the slot of an object entry (NULL when its slab's
- * records went meanwhile); drain_gray_list() checks it still holds the
- * block queued.
- */
-static struct memleak_block *object_block(const struct memleak_block *entry)
-{
-	return memleak_index_slot(object_of(entry));
+	gray_push(NULL, addr);
 }
 
 /*
@@ -293,27 +275,28 @@ static struct memleak_block *object_block(const struct memleak_block *entry)
 static void count_reference(unsigned long value)
 {
 	struct memleak_block *b;
+	unsigned long start;
 	bool first_ref;
 
 	if (!memleak.interior && value % sizeof(long))
 		return;
-	b = memleak_index_scan_lookup(value, &first_ref);
+	b = memleak_index_scan_lookup(value, &first_ref, &start);
 	if (first_ref) {
 		gray_push_object(value);	/* marked by the lookup */
 		return;
 	}
 	if (!b)
 		return;
-	if (!memleak.interior && !block_has_key(b, value)) {
+	if (!memleak.interior && !block_has_key(b, start, value)) {
 		/* Not a reference; "possibly lost" if it stays white. */
 		if (block_is_white(b))
 			b->flags |= MEMLEAK_INTERIOR_REF;
 		return;
 	}
 	if (!block_is_white(b))
-		memleak_index_mark(b);	/* gray or black already */
+		memleak_index_mark(b, start);	/* gray or black already */
 	else if (++b->count >= b->min_count)
-		make_gray(b);
+		make_gray(b, start);
 }
 
 /*
@@ -452,17 +435,18 @@ void memleak_scan_range_whole(const void *start, const void *end)
  * types.c), or all of it; memleak_lock held. False when it was freed
  * before the end.
  */
-static bool scan_gray_block(struct memleak_block *b, unsigned long *flags)
+static bool scan_gray_block(struct memleak_block *b, unsigned long start,
+			    unsigned long *flags)
 {
 	const struct memleak_type *type = memleak_block_type(b);
 	struct block_part part;
 
 	if (type && !block_scan_areas(b)) {
-		memleak_scan_typed_block(b, type, flags);
+		memleak_scan_typed_block(b, start, type, flags);
 		return still_queued(b);
 	}
 	/* Areas are only added, never removed, while the block lives. */
-	for_each_block_part(b, part)
+	for_each_block_part(b, start, part)
 		if (!scan_range_locked(part.start, part.end, b, flags))
 			return false;
 	return true;
@@ -472,32 +456,29 @@ static bool scan_gray_block(struct memleak_block *b, unsigned long *flags)
  * The gray queue is in the order blocks were found, which on a real heap
  * is random: every block's memory and its record are cache misses. They
  * are fetched ahead in two stages, so that none waits for another:
- * 2 * PREFETCH_AHEAD places ahead, an object's entry becomes its slot's
+ * 2 * PREFETCH_AHEAD places ahead, an object's entry gets its slot's
  * record (an address the page tables give, the record not read), and
- * the object's memory and the record are fetched (a block's record
- * alone); PREFETCH_AHEAD places ahead, a block's memory, its first
- * lines (memleak_prefetch_memory()), its start and size read from the
- * record fetched that many blocks ago (for a former object entry, its
- * first line fetched again: cheaper than telling it apart).
+ * its memory's first line and the record are fetched; PREFETCH_AHEAD
+ * places ahead, a block's memory, its first lines
+ * (memleak_prefetch_memory()), its size read from the record fetched
+ * that many blocks ago (the first line fetched again: cheaper than
+ * telling it apart).
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_block **far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
-	struct memleak_block **near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
+	struct memleak_queue_entry *far, *near;
 
-	if (far && is_object_entry(*far)) {
-		struct memleak_block *b = object_block(*far);
+	far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
+	near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
-		__builtin_prefetch((const void *)object_of(*far));
-		if (b) {
-			*far = b;
-			__builtin_prefetch(b);
-		}
-	} else if (far) {
-		__builtin_prefetch(*far);
+	if (far) {
+		if (!far->block)
+			far->block = memleak_index_slot(far->start);
+		__builtin_prefetch((const void *)far->start);
+		__builtin_prefetch(far->block);
 	}
-	if (near && !is_object_entry(*near))
-		memleak_prefetch_memory(*near);
+	if (near && near->block)
+		memleak_prefetch_memory(near->block, near->start);
 }
 
 /* A gray block's fixed cost to the window; a new window when spent. */
@@ -514,15 +495,15 @@ static void charge_block(unsigned long *flags)
 /* Scans gray blocks until none is left (scanning may add more). */
 static void drain_gray_list(void)
 {
+	struct memleak_queue_entry e;
 	struct memleak_block *b;
 	unsigned long flags;
 
 	scan_lock(&flags);
-	while ((b = memleak_queue_pop(&gray))) {
+	while (memleak_queue_pop(&gray, &e)) {
 		prefetch_ahead();
 		charge_block(&flags);
-		if (is_object_entry(b))
-			b = object_block(b);
+		b = e.block ? e.block : memleak_index_slot(e.start);
 		if (!b || !still_queued(b))
 			continue;	/* freed since it was queued */
 		/* Queued means gray: a first reference made it so. */
@@ -531,7 +512,7 @@ static void drain_gray_list(void)
 		/* It gained a reference: once white again, confirm it again. */
 		b->flags &= ~MEMLEAK_CONFIRMED;
 		/* Read whole: the pause passes over it if nobody writes it. */
-		if (!block_is_black(b) && scan_gray_block(b, &flags))
+		if (!block_is_black(b) && scan_gray_block(b, e.start, &flags))
 			b->flags |= MEMLEAK_SCANNED;
 	}
 	scan_unlock(flags);
@@ -552,7 +533,7 @@ static void drain_gray_list(void)
 #define WALK_BATCH 512
 
 static void walk_from(struct memleak_index_pos pos,
-		      void (*visit)(struct memleak_block *b, void *ctx),
+		      memleak_visit_fn *visit,
 		      void *ctx)
 {
 	unsigned long flags;
@@ -565,7 +546,7 @@ static void walk_from(struct memleak_index_pos pos,
 	scan_unlock(flags);
 }
 
-void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
+void memleak_walk_blocks(memleak_visit_fn *visit,
 			 void *ctx)
 {
 	walk_from((struct memleak_index_pos)MEMLEAK_INDEX_WALK_START, visit,
@@ -573,7 +554,7 @@ void memleak_walk_blocks(void (*visit)(struct memleak_block *b, void *ctx),
 }
 
 /* Step 1 for one block: white, or gray (and listed) if never a leak. */
-static void reset_color(struct memleak_block *b, void *ctx)
+static void reset_color(struct memleak_block *b, unsigned long start, void *ctx)
 {
 	(void)ctx;
 	b->count = 0;
@@ -581,7 +562,7 @@ static void reset_color(struct memleak_block *b, void *ctx)
 		      MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED |
 		      MEMLEAK_REFERS_TO_SUSPECTS | MEMLEAK_SCANNED);
 	if (block_is_gray(b))
-		make_gray(b);
+		make_gray(b, start);
 }
 
 /*
@@ -618,11 +599,11 @@ static void scan_roots(void)
  * For the classification (classify.c), while the words are at hand: a
  * word of white block b at p that may point to another white block.
  */
-static void note_if_white_target(struct memleak_block *b,
+static void note_if_white_target(struct memleak_block *b, unsigned long start,
 				 const unsigned long *p)
 {
 	if (memleak_in_bounds(*p) &&
-	    memleak_reads_word(b, (unsigned long)p - block_start(b)) &&
+	    memleak_reads_word(b, (unsigned long)p - start) &&
 	    !memleak_index_marked(*p))
 		memleak_classify_note(b, *p);
 }
@@ -634,10 +615,10 @@ static void note_if_white_target(struct memleak_block *b,
  * the classification will want. memleak_lock held, within the window's
  * budget; false when the block was freed.
  */
-static bool checksum_block(struct memleak_block *b, u32 *sum,
-			   unsigned long *flags)
+static bool checksum_block(struct memleak_block *b, unsigned long start,
+			   u32 *sum, unsigned long *flags)
 {
-	const unsigned long *p = (const unsigned long *)block_start(b);
+	const unsigned long *p = (const unsigned long *)start;
 	const unsigned long *end = p + block_size(b) / sizeof(long);
 	/* The lowest start, as in scan_words(). */
 	const unsigned long lowest = ~memleak.min_addr_inv;
@@ -649,7 +630,7 @@ static bool checksum_block(struct memleak_block *b, u32 *sum,
 		for (const unsigned long *stop = p + n; p < stop; p++) {
 			h = (h ^ (u32)*p) * 16777619u;
 			if (*p >= lowest)
-				note_if_white_target(b, p);
+				note_if_white_target(b, start, p);
 		}
 		budget -= n;
 		if (budget)
@@ -669,13 +650,14 @@ struct white_list {
 	unsigned long unsummed;
 };
 
-static void collect_if_white(struct memleak_block *b, void *ctx)
+static void collect_if_white(struct memleak_block *b, unsigned long start,
+			     void *ctx)
 {
 	struct white_list *white = ctx;
 
 	if (!block_is_white(b))
 		return;
-	if (!memleak_queue_push(&white->blocks, b))
+	if (!memleak_queue_push(&white->blocks, b, start))
 		memleak_disable("out of memory for the list of white blocks");
 	white->unsummed += !(b->flags & MEMLEAK_CHECKSUM_VALID);
 }
@@ -685,7 +667,8 @@ static void collect_if_white(struct memleak_block *b, void *ctx)
  * returns true when they changed since the previous scan, after making
  * the block gray for this scan. memleak_lock held.
  */
-static bool note_checksum(struct memleak_block *b, u32 sum)
+static bool note_checksum(struct memleak_block *b, unsigned long start,
+			  u32 sum)
 {
 	bool valid = b->flags & MEMLEAK_CHECKSUM_VALID;
 	u32 old;
@@ -702,7 +685,7 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 	b->flags &= ~MEMLEAK_CLEARED;	/* changed: worth showing again */
 	if (block_is_white(b)) {
 		b->count = b->min_count;
-		make_gray(b);
+		make_gray(b, start);
 	}
 	return true;
 }
@@ -716,7 +699,7 @@ static bool note_checksum(struct memleak_block *b, u32 sum)
 static bool sum_white_blocks(struct white_list *white)
 {
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e;
 	unsigned long flags;
 	bool rescan = false;
 	unsigned int i;
@@ -728,15 +711,15 @@ static bool sum_white_blocks(struct white_list *white)
 		scan_unlock(flags);
 	}
 	scan_lock(&flags);
-	memleak_queue_for_each(&white->blocks, chunk, i, b) {
+	memleak_queue_for_each(&white->blocks, chunk, i, e) {
 		unsigned int ahead = i + MEMLEAK_QUEUE_AHEAD;
 
 		memleak_queue_prefetch(chunk, i);
 		if (ahead < chunk->tail)
-			memleak_checksum_prefetch(chunk->entry[ahead]);
-		if (memleak.enabled && still_queued(b) &&
-		    checksum_block(b, &sum, &flags))
-			rescan |= note_checksum(b, sum);
+			memleak_checksum_prefetch(chunk->entry[ahead].block);
+		if (memleak.enabled && still_queued(e->block) &&
+		    checksum_block(e->block, e->start, &sum, &flags))
+			rescan |= note_checksum(e->block, e->start, sum);
 		spend(BLOCK_WORDS, &flags);
 	}
 	scan_unlock(flags);
@@ -747,21 +730,21 @@ static bool sum_white_blocks(struct white_list *white)
 /* Step 5: the white blocks checked again with the world stopped        */
 
 /* The filter's bits for one white block; count starts again from 0. */
-static void filter_white_block(struct memleak_block *b)
+static void filter_white_block(struct memleak_block *b, unsigned long start)
 {
 	const struct memleak_alias_set *set = block_aliases(b);
-	unsigned long key, end = block_start(b) + block_size(b), object;
+	unsigned long key, end = start + block_size(b), object;
 
 	b->count = 0;
 	if (memleak.interior) {
-		for (key = block_start(b); key < end;
+		for (key = start; key < end;
 		     key += 1ul << FILTER_GRANULE_SHIFT)
 			filter_add(key);
 		filter_add(end - 1);
 		return;
 	}
-	object = block_start(b) + block_pad_offset(b);
-	filter_add(block_start(b));
+	object = start + block_pad_offset(b);
+	filter_add(start);
 	filter_add(object);
 	for (unsigned int i = 0; set && i < set->nr; i++)
 		filter_add(object + set->offsets[i]);
@@ -836,18 +819,20 @@ static unsigned long build_white_filter(struct memleak_queue *list)
 {
 	unsigned long flags, unconfirmed = 0;
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e;
 	unsigned int i;
 
 	size_filter(list->nr);
 	white_needs_more_than_one = false;
 	scan_lock(&flags);
-	memleak_queue_for_each(list, chunk, i, b) {
+	memleak_queue_for_each(list, chunk, i, e) {
+		struct memleak_block *b = e->block;
+
 		memleak_queue_prefetch_record(chunk, i);
 		spend(BLOCK_WORDS, &flags);
 		if (!still_queued(b) || !block_is_white(b))
 			continue;
-		filter_white_block(b);
+		filter_white_block(b, e->start);
 		unconfirmed += !(b->flags & MEMLEAK_CONFIRMED);
 		white_needs_more_than_one |= b->min_count > 1;
 	}
@@ -867,7 +852,8 @@ static void scan_words_confirming(unsigned long start, unsigned long end)
  * world is stopped and the walk holds memleak_lock, so the block is read
  * right here, without the gray list or a lock per chunk.
  */
-static void scan_if_not_white(struct memleak_block *b, void *ctx)
+static void scan_if_not_white(struct memleak_block *b, unsigned long start,
+			      void *ctx)
 {
 	const struct memleak_type *type = memleak_block_type(b);
 	struct block_part part;
@@ -884,15 +870,14 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	/* What the mark read and nobody wrote since holds nothing new. */
 	if (memleak.pause_knew_writes && (b->flags & MEMLEAK_SCANNED)) {
 		charge(PAGES_CHECK_WORDS);
-		if (!memleak_range_written(block_start(b),
-					   block_start(b) + block_size(b))) {
+		if (!memleak_range_written(start, start + block_size(b))) {
 			memleak.pause_unwritten++;
 			return;
 		}
 	}
 	if (type && !block_scan_areas(b)) {
 		/* Precise here too: no integer field may rescue a block. */
-		memleak_scan_typed_block(b, type, NULL);
+		memleak_scan_typed_block(b, start, type, NULL);
 		charge(block_size(b) / sizeof(long));
 		return;
 	}
@@ -901,10 +886,10 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
 	 * whose drain reads it a window at a time, as in step 3.
 	 */
 	if (block_size(b) / sizeof(long) > SCAN_BUDGET) {
-		gray_push(b);
+		gray_push(b, start);
 		return;
 	}
-	for_each_block_part(b, part) {
+	for_each_block_part(b, start, part) {
 		scan_words_confirming(part.start, part.end);
 		charge((part.end - part.start) / sizeof(long));
 	}
@@ -920,8 +905,7 @@ static void scan_if_not_white(struct memleak_block *b, void *ctx)
  */
 #define READ_BATCH 16
 
-static void walk_reading_blocks(void (*visit)(struct memleak_block *b,
-					      void *ctx))
+static void walk_reading_blocks(memleak_visit_fn *visit)
 {
 	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_START;
 	unsigned long flags;
@@ -946,17 +930,19 @@ static void walk_reading_blocks(void (*visit)(struct memleak_block *b,
 static void skip_unconfirmed(struct memleak_queue *list)
 {
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e;
 	unsigned long flags;
 	unsigned int i;
 
 	scan_lock(&flags);
-	memleak_queue_for_each(list, chunk, i, b) {
+	memleak_queue_for_each(list, chunk, i, e) {
+		struct memleak_block *b = e->block;
+
 		spend(BLOCK_WORDS, &flags);
 		if (still_queued(b) && block_is_white(b) &&
 		    !(b->flags & MEMLEAK_CONFIRMED)) {
 			b->count = b->min_count;
-			memleak_index_mark(b);
+			memleak_index_mark(b, e->start);
 		}
 	}
 	memleak.pause_failures++;
@@ -970,10 +956,12 @@ static void skip_unconfirmed(struct memleak_queue *list)
 static void note_confirmed(struct memleak_queue *list, unsigned long *flags)
 {
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e;
 	unsigned int i;
 
-	memleak_queue_for_each(list, chunk, i, b) {
+	memleak_queue_for_each(list, chunk, i, e) {
+		struct memleak_block *b = e->block;
+
 		memleak_queue_prefetch_record(chunk, i);
 		spend(BLOCK_WORDS, flags);
 		if (!still_queued(b))
@@ -1046,10 +1034,11 @@ static bool old_enough(const struct memleak_block *b, unsigned long now,
 }
 
 /* A suspected leak; "new" the first time a scan finds it. */
-static void mark_suspect(struct memleak_block *b, struct memleak_queue *suspects)
+static void mark_suspect(struct memleak_block *b, unsigned long start,
+			 struct memleak_queue *suspects)
 {
 	b->flags |= MEMLEAK_SUSPECT;
-	if (!memleak_queue_push(suspects, b))
+	if (!memleak_queue_push(suspects, b, start))
 		memleak_disable("out of memory for the list of suspects");
 	memleak.nr_suspects++;
 	if (!(b->flags & MEMLEAK_REPORTED)) {
@@ -1070,7 +1059,7 @@ static void find_suspects(unsigned long now, unsigned long min_age,
 {
 	struct white_list white = { { NULL, NULL, 0 }, 0 };
 	struct memleak_queue suspects = { NULL, NULL, 0 };
-	struct memleak_block *b;
+	struct memleak_queue_entry e;
 	unsigned long flags, n = 0;
 
 	/* A white block is never marked: the marked ones are passed over. */
@@ -1085,14 +1074,16 @@ static void find_suspects(unsigned long now, unsigned long min_age,
 	scan_lock(&flags);
 	memleak.nr_suspects = memleak.nr_new = memleak.nr_young = 0;
 	memleak_suppress_new_scan();
-	while ((b = memleak_queue_pop(&white.blocks))) {
+	while (memleak_queue_pop(&white.blocks, &e)) {
+		struct memleak_block *b = e.block;
+
 		/* A collector that disabled itself mid-scan reports nothing. */
 		if (memleak.enabled && (b->flags & MEMLEAK_ALLOCATED) &&
 		    block_is_white(b) && !(b->flags & MEMLEAK_CLEARED)) {
 			if (!old_enough(b, now, min_age))
 				memleak.nr_young++;
 			else if (!memleak_suppressed(b))
-				mark_suspect(b, &suspects);
+				mark_suspect(b, e.start, &suspects);
 		}
 		/* The queue is the scan's own: a pause anywhere is safe. */
 		if (++n % WALK_BATCH == 0) {

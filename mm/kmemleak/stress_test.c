@@ -214,7 +214,7 @@ struct suspect_count {
 	unsigned long blocks;	/* every block of the workers */
 };
 
-static void count_block(struct memleak_block *b, void *ctx)
+static void count_block(struct memleak_block *b, unsigned long start, void *ctx)
 {
 	struct suspect_count *c = ctx;
 
@@ -224,7 +224,7 @@ static void count_block(struct memleak_block *b, void *ctx)
 	c->blocks++;
 	if (!(b->flags & MEMLEAK_SUSPECT))
 		return;
-	if (leaked_on_purpose(block_start(b)))
+	if (leaked_on_purpose(start))
 		c->leaks++;
 	else
 		c->live++;

@@ -71,9 +71,10 @@ void memleak_shrink(void)
 
 struct memleak_block *memleak_lookup_block(unsigned long addr)
 {
-	struct memleak_block *b = memleak_index_find(addr);
+	unsigned long start;
+	struct memleak_block *b = memleak_index_find_at(addr, &start);
 
-	return b && block_has_key(b, addr) ? b : NULL;
+	return b && block_has_key(b, start, addr) ? b : NULL;
 }
 
 void memleak_pin(void)
@@ -124,11 +125,10 @@ static void refuse_block(unsigned long start, size_t size,
 		printk("memleak: block 0x%08lx (size %zu) overlaps a tracked one\n",
 		       start, size);
 		memleak_disable("overlapping block");
-	} else if (err == -EFAULT) {
-		printk("memleak: block 0x%08lx (size %zu) starts out of the "
-		       "4 GiB above RAM's start that a record can name\n",
-		       start, size);
-		memleak_disable("block out of reach");
+	} else if (err == -EINVAL) {
+		printk("memleak: block 0x%08lx (size %zu) does not start where "
+		       "its slab object does\n", start, size);
+		memleak_disable("block inside a slab object");
 	} else if (err == -EFBIG) {
 		printk("memleak: block 0x%08lx (size %zu) is too large to "
 		       "track\n", start, size);
@@ -154,13 +154,9 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 	}
 	/* A record holds min_count in a byte: more is never needed. */
 	min_count = min(max(min_count, -128), 127);
-	/* A size and a start must fit the record's 32 bits (64-bit hosts). */
+	/* 4 GiB or more (64-bit hosts) is a caller's bug, not a block. */
 	if ((u32)size != size) {
 		refuse_block(start, size, trace, -EFBIG);
-		return;
-	}
-	if (!memleak_addr_fits(start)) {
-		refuse_block(start, size, trace, -EFAULT);
 		return;
 	}
 	b = memleak_index_insert(start, size, min_count, &err);
@@ -177,7 +173,7 @@ void memleak_create_block(unsigned long start, size_t size, int min_count,
 	if (memleak.marking) {
 		b->flags |= MEMLEAK_NEW;
 		b->count = b->min_count;
-		memleak_index_mark(b);
+		memleak_index_mark(b, start);
 	}
 	memleak.nr_blocks++;
 	memleak.min_addr_inv = max(memleak.min_addr_inv, ~start);

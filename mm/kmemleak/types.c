@@ -215,11 +215,12 @@ static int check_value(const struct memleak_field *field, unsigned long value)
 								       WRONG_TYPE;
 }
 
-static void check_field(struct memleak_block *b, const struct memleak_type *type,
+static void check_field(struct memleak_block *b, unsigned long start,
+			const struct memleak_type *type,
 			const struct memleak_field *field)
 {
 	const unsigned long *words =
-		(const unsigned long *)(block_start(b) + field->offset);
+		(const unsigned long *)(start + field->offset);
 	unsigned int n = field->size / sizeof(long);
 
 	for (unsigned int i = 0; i < n; i++) {
@@ -233,13 +234,13 @@ static void check_field(struct memleak_block *b, const struct memleak_type *type
 /* ------------------------------------------------------------------ */
 /* Scanning                                                            */
 
-bool memleak_scan_typed_block(struct memleak_block *b,
+bool memleak_scan_typed_block(struct memleak_block *b, unsigned long start,
 			      const struct memleak_type *type,
 			      unsigned long *flags)
 {
 	for (unsigned int i = 0; i < type->nr_fields; i++) {
 		const struct memleak_field *f = &type->fields[i];
-		unsigned long start = block_start(b) + f->offset;
+		unsigned long from = start + f->offset;
 
 		if (f->kind == MEMLEAK_FIELD_DATA) {
 			if (!memleak.confirming)
@@ -248,14 +249,14 @@ bool memleak_scan_typed_block(struct memleak_block *b,
 		}
 		if (f->kind != MEMLEAK_FIELD_ANY && !memleak.confirming) {
 			memleak.bytes_precise += f->size;
-			check_field(b, type, f);
+			check_field(b, start, type, f);
 		}
-		if (!memleak_scan_words(start, start + f->size, b, flags))
+		if (!memleak_scan_words(from, from + f->size, b, flags))
 			return false;
 	}
 	/* Past the type (a flexible array, a larger kmalloc): every word. */
-	return memleak_scan_words(block_start(b) + type->size,
-				  block_start(b) + block_size(b), b, flags);
+	return memleak_scan_words(start + type->size, start + block_size(b), b,
+				  flags);
 }
 
 /* ------------------------------------------------------------------ */
@@ -403,8 +404,9 @@ unsigned long memleak_print_type_findings(void)
 static unsigned long census_blocks[MAX_TYPES + 1];
 static unsigned long census_bytes[MAX_TYPES + 1];
 
-static void count_block(struct memleak_block *b, void *ctx)
+static void count_block(struct memleak_block *b, unsigned long start, void *ctx)
 {
+	(void)start;
 	(void)ctx;
 	if (!(b->flags & MEMLEAK_ALLOCATED) || block_is_black(b))
 		return;

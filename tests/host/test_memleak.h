@@ -90,10 +90,12 @@ struct flag_count {
 	unsigned long n;
 };
 
-static void count_if_flagged(struct memleak_block *b, void *ctx)
+static void count_if_flagged(struct memleak_block *b, unsigned long start,
+			     void *ctx)
 {
 	struct flag_count *c = ctx;
 
+	(void)start;
 	c->n += !c->flags || (b->flags & c->flags);
 }
 

@@ -133,12 +133,16 @@ static void test_slab_object_overrun(void **state)
  */
 static struct memleak_block *find_unmarked(const void *p)
 {
+	unsigned long start;
 	bool first_ref;
 	struct memleak_block *b;
 
-	b = memleak_index_scan_lookup((unsigned long)p, &first_ref);
-	if (!first_ref)
+	b = memleak_index_scan_lookup((unsigned long)p, &first_ref, &start);
+	if (!first_ref) {
+		if (b)
+			assert_int_equal(start, block_start(b));
 		return b;
+	}
 	assert_null(b);
 	b = memleak_index_slot((unsigned long)p);
 	assert_non_null(b);
@@ -149,36 +153,34 @@ static struct memleak_block *find_unmarked(const void *p)
 /* Whether the scan would take p as a simple block's first reference. */
 static bool simple_at(const void *p)
 {
+	unsigned long start;
 	bool first_ref;
 
 	memleak_index_clear_all_marks();	/* no marks */
-	memleak_index_scan_lookup((unsigned long)p, &first_ref);
+	memleak_index_scan_lookup((unsigned long)p, &first_ref, &start);
 	memleak_index_clear_all_marks();	/* nor the one it set */
 	return first_ref;
 }
 
 /*
- * Simple blocks (their slot's object, one reference makes them
- * gray) are known so from the index alone, at their start only; a block
- * inside its slot, one that needs two references, one annotated as not
- * leaking or ignored is not simple.
+ * Simple blocks (one reference makes them gray) are known so from the
+ * index alone, at their start only; one that needs two references, one
+ * annotated as not leaking or ignored is not simple.
  */
 static void test_simple_blocks(void **state)
 {
-	char *a = kmalloc(64, GFP_KERNEL), *b = kmalloc(64, GFP_KERNEL);
+	char *a = kmalloc(64, GFP_KERNEL);
 	char *c = kmalloc(64, GFP_KERNEL), *d = kmalloc(64, GFP_KERNEL);
 	char *big = kmalloc(256 * 1024, GFP_KERNEL);
 
 	(void)state;
 	track_now(a, 64);
-	track_now(b + 8, 32);
 	memleak_alloc(c, 64, 2);
 	track_now(d, 64);
 	track_now(big, PAGE_SIZE);
 	assert_true(simple_at(a));
 	assert_false(simple_at(a + 8));
 	assert_ptr_equal(find_unmarked(a + 8), find(a, 0));
-	assert_false(simple_at(b + 8));
 	assert_false(simple_at(c));
 	assert_true(simple_at(d));
 	memleak_not_leak(d);
@@ -192,15 +194,32 @@ static void test_simple_blocks(void **state)
 	track_now(a, 16);
 	assert_true(simple_at(a));
 	forget(a);
-	forget(b + 8);
 	forget(c);
 	forget(d);
 	forget(big);
 	kfree(a);
-	kfree(b);
 	kfree(c);
 	kfree(d);
 	kfree(big);
+}
+
+/*
+ * A slab block starts where its object does: its record's slot gives its
+ * start. One inside an object is refused, loudly, and nothing of it is
+ * kept.
+ */
+static void test_block_inside_object_refused(void **state)
+{
+	char *p = kmalloc(64, GFP_KERNEL);
+
+	(void)state;
+	track_now(p + 8, 32);
+	expect_disabled("does not start where its slab object does");
+	assert_null(find(p, 8));
+	track_now(p, 64);
+	assert_maps(p, 64);
+	forget(p);
+	kfree(p);
 }
 
 /*
@@ -228,17 +247,17 @@ static void test_marks(void **state)
 	/* Others are marked by the scan when it finds them gray. */
 	assert_ptr_equal(find_unmarked(b), bb);
 	assert_ptr_equal(find_unmarked(b), bb);
-	memleak_index_mark(bb);
+	memleak_index_mark(bb, (unsigned long)b);
 	assert_null(find_unmarked(b));
 	/* The next scan clears the marks. */
 	memleak_index_clear_all_marks();
 	assert_ptr_equal(find_unmarked(b), bb);
-	memleak_index_mark(bb);
+	memleak_index_mark(bb, (unsigned long)b);
 	/* Freed and tracked again in the same slot: a new block, unmarked. */
 	forget(b);
 	track_now(b, 64);
 	assert_non_null(find_unmarked(b));
-	memleak_index_mark(find(big, 0));
+	memleak_index_mark(find(big, 0), (unsigned long)big);
 	assert_ptr_equal(find_unmarked(big), find(big, 0));
 	forget(a);
 	forget(b);
@@ -453,7 +472,7 @@ static void test_marked(void **state)
 	track_now(b, 64);
 	memleak_index_clear_all_marks();
 	assert_false(memleak_index_marked((unsigned long)a));
-	memleak_index_mark(find(a, 0));
+	memleak_index_mark(find(a, 0), (unsigned long)a);
 	assert_true(memleak_index_marked((unsigned long)a));
 	assert_true(memleak_index_marked((unsigned long)a + 40));
 	assert_false(memleak_index_marked((unsigned long)b));
@@ -474,10 +493,12 @@ struct walk_seen {
 	bool seen[8];
 };
 
-static void note_walked(struct memleak_block *b, void *ctx)
+static void note_walked(struct memleak_block *b, unsigned long start, void *ctx)
 {
 	struct walk_seen *w = ctx;
 
+	/* The walk's start is the one the record alone gives. */
+	assert_int_equal(start, block_start(b));
 	for (unsigned int i = 0; i < ARRAY_SIZE(w->want); i++)
 		if (w->want[i] == b) {
 			assert_false(w->seen[i]);	/* once only */
@@ -544,6 +565,7 @@ static void test_find_start_and_remove(void **state)
 	struct memleak_index_place place;
 	struct memleak_block *b;
 	unsigned long blocks;
+	unsigned long start;
 	bool first_ref;
 
 	(void)state;
@@ -562,9 +584,11 @@ static void test_find_start_and_remove(void **state)
 	assert_non_null(find(next, 0));
 	/* The freed slot's simple bit went with it, its neighbour's stayed. */
 	memleak_index_clear_all_marks();
-	assert_null(memleak_index_scan_lookup((unsigned long)obj, &first_ref));
+	assert_null(memleak_index_scan_lookup((unsigned long)obj, &first_ref,
+					      &start));
 	assert_false(first_ref);
-	assert_null(memleak_index_scan_lookup((unsigned long)next, &first_ref));
+	assert_null(memleak_index_scan_lookup((unsigned long)next, &first_ref,
+					      &start));
 	assert_true(first_ref);
 	b = memleak_index_find_start((unsigned long)outside, &place);
 	assert_ptr_equal(b, find(outside, 0));
@@ -595,13 +619,15 @@ struct unmarked_walk {
 	unsigned long others, in_call;
 };
 
-static void note_unmarked(struct memleak_block *b, void *ctx)
+static void note_unmarked(struct memleak_block *b, unsigned long start,
+			  void *ctx)
 {
 	struct unmarked_walk *w = ctx;
 	unsigned int i;
 
+	assert_int_equal(start, block_start(b));
 	for (i = 0; i < UNMARKED_OBJECTS; i++)
-		if (block_start(b) == (unsigned long)w->p[i])
+		if (start == (unsigned long)w->p[i])
 			break;
 	if (i < UNMARKED_OBJECTS)
 		w->visits[i]++;
@@ -649,15 +675,16 @@ static void test_walk_unmarked(void **state)
 	memleak_index_clear_all_marks();
 	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++)
 		if (marked_in_test(i))
-			memleak_index_mark(find(w.p[i], 0));
+			memleak_index_mark(find(w.p[i], 0),
+					   (unsigned long)w.p[i]);
 	walk_unmarked(&w);
 	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++)
 		assert_int_equal(w.visits[i], marked_in_test(i) ? 0 : 1);
 	/* big, a slab object here, and the blocks outside slabs. */
 	assert_int_equal(w.others, 1 + memleak_tree_blocks());
-	memleak_index_mark(find(big, 0));
+	memleak_index_mark(find(big, 0), (unsigned long)big);
 	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++) {
-		memleak_index_mark(find(w.p[i], 0));
+		memleak_index_mark(find(w.p[i], 0), (unsigned long)w.p[i]);
 		slabs += i == 0 || ((unsigned long)w.p[i] ^
 				    (unsigned long)w.p[i - 1]) >= PAGE_SIZE;
 	}
@@ -692,14 +719,15 @@ struct churn {
 	unsigned long first;	/* the first block visited */
 };
 
-static void note_churn(struct memleak_block *b, void *ctx)
+static void note_churn(struct memleak_block *b, unsigned long start, void *ctx)
 {
 	struct churn *c = ctx;
 
+	assert_int_equal(start, block_start(b));
 	if (!c->first)
-		c->first = block_start(b);
+		c->first = start;
 	for (unsigned int i = 0; i < CHURN_BLOCKS; i++)
-		if (c->p[i] && block_start(b) == (unsigned long)c->p[i]) {
+		if (c->p[i] && start == (unsigned long)c->p[i]) {
 			assert_false(c->freed[i]);
 			c->visits[i]++;
 		}
@@ -771,6 +799,8 @@ int main(void)
 		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
 		cmocka_unit_test_teardown(test_marks, teardown),
 		cmocka_unit_test_teardown(test_simple_blocks, teardown),
+		cmocka_unit_test_teardown(test_block_inside_object_refused,
+					  teardown),
 		cmocka_unit_test_teardown(test_tree_block_over_slab_object, teardown),
 		cmocka_unit_test_teardown(test_pages_in_tree, teardown),
 		cmocka_unit_test_teardown(test_sizes_past_16_bits, teardown),

@@ -42,33 +42,45 @@ static struct memleak_block *fake(unsigned long i)
 	return (struct memleak_block *)(0x1000 + i * 8);
 }
 
+/* Pops the next entry: block fake(k), start k. */
+static void assert_pops(struct memleak_queue *q, unsigned long k)
+{
+	struct memleak_queue_entry e;
+
+	assert_true(memleak_queue_pop(q, &e));
+	assert_ptr_equal(e.block, fake(k));
+	assert_int_equal(e.start, k);
+}
+
 static void test_fifo_across_chunks(void **state)
 {
 	unsigned long n = 3 * MEMLEAK_QUEUE_CHUNK + 7, seen = 0;
 	struct memleak_queue q = { NULL, NULL, 0 };
 	struct memleak_queue_chunk *chunk;
-	struct memleak_block *b;
+	struct memleak_queue_entry *e, popped;
 	unsigned int i;
 
 	(void)state;
-	assert_null(memleak_queue_pop(&q));
+	assert_false(memleak_queue_pop(&q, &popped));
 	for (unsigned long k = 0; k < n; k++)
-		assert_true(memleak_queue_push(&q, fake(k)));
+		assert_true(memleak_queue_push(&q, fake(k), k));
 	assert_int_equal(q.nr, n);
-	memleak_queue_for_each(&q, chunk, i, b)
-		assert_ptr_equal(b, fake(seen++));
+	memleak_queue_for_each(&q, chunk, i, e) {
+		assert_ptr_equal(e->block, fake(seen));
+		assert_int_equal(e->start, seen++);
+	}
 	assert_int_equal(seen, n);
-	assert_ptr_equal(*memleak_queue_peek(&q, 2), fake(2));
+	assert_ptr_equal(memleak_queue_peek(&q, 2)->block, fake(2));
 	/* A peek never crosses into the next chunk. */
 	assert_null(memleak_queue_peek(&q, MEMLEAK_QUEUE_CHUNK));
 	for (unsigned long k = 0; k < n; k++) {
-		assert_ptr_equal(memleak_queue_pop(&q), fake(k));
+		assert_pops(&q, k);
 		/* Pushing while popping keeps the order. */
 		if (k == 10)
-			assert_true(memleak_queue_push(&q, fake(n)));
+			assert_true(memleak_queue_push(&q, fake(n), n));
 	}
-	assert_ptr_equal(memleak_queue_pop(&q), fake(n));
-	assert_null(memleak_queue_pop(&q));
+	assert_pops(&q, n);
+	assert_false(memleak_queue_pop(&q, &popped));
 	assert_int_equal(q.nr, 0);
 	assert_null(q.first);
 	assert_null(q.last);
@@ -77,26 +89,28 @@ static void test_fifo_across_chunks(void **state)
 static void test_empty_frees_chunks(void **state)
 {
 	struct memleak_queue q = { NULL, NULL, 0 };
+	struct memleak_queue_entry popped;
 
 	(void)state;
 	for (unsigned long k = 0; k < 5 * MEMLEAK_QUEUE_CHUNK; k++)
-		assert_true(memleak_queue_push(&q, fake(k)));
+		assert_true(memleak_queue_push(&q, fake(k), k));
 	memleak_queue_empty(&q);
 	assert_null(q.first);
-	assert_null(memleak_queue_pop(&q));
-	assert_true(memleak_queue_push(&q, fake(1)));
-	assert_ptr_equal(memleak_queue_pop(&q), fake(1));
+	assert_false(memleak_queue_pop(&q, &popped));
+	assert_true(memleak_queue_push(&q, fake(1), 1));
+	assert_pops(&q, 1);
 }
 
-static bool by_jiffies(const struct memleak_block *a,
-		       const struct memleak_block *b)
+static bool by_jiffies(const struct memleak_queue_entry *a,
+		       const struct memleak_queue_entry *b)
 {
-	return a->jiffies < b->jiffies;
+	return a->block->jiffies < b->block->jiffies;
 }
 
 /*
  * Random keys (with repeats) over three and a half chunks, the first
- * popped from so that it starts inside: sorted, each entry once.
+ * popped from so that it starts inside: sorted, each entry once, its
+ * start still beside its block.
  */
 static void test_sort_across_chunks(void **state)
 {
@@ -104,29 +118,32 @@ static void test_sort_across_chunks(void **state)
 	struct memleak_block *blocks = calloc(n + 5, sizeof(*blocks));
 	struct memleak_queue q = { NULL, NULL, 0 };
 	unsigned long seed = 12345, sum = 0, prev = 0;
-	struct memleak_block *b;
+	struct memleak_queue_entry e;
 
 	(void)state;
 	assert_non_null(blocks);
 	for (unsigned long k = 0; k < n + 5; k++) {
 		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
 		blocks[k].jiffies = (seed >> 33) % (n / 4);
-		blocks[k].offset = (u32)k; /* a label: no address */
-		assert_true(memleak_queue_push(&q, &blocks[k]));
+		/* A label for a start: no address. */
+		assert_true(memleak_queue_push(&q, &blocks[k], 1000 + k));
 	}
-	for (unsigned long k = 0; k < 5; k++)
-		assert_ptr_equal(memleak_queue_pop(&q), &blocks[k]);
+	for (unsigned long k = 0; k < 5; k++) {
+		assert_true(memleak_queue_pop(&q, &e));
+		assert_ptr_equal(e.block, &blocks[k]);
+	}
 	assert_true(memleak_queue_sort(&q, by_jiffies));
 	assert_int_equal(q.nr, n);
 	for (unsigned long k = 0; k < n; k++) {
-		b = memleak_queue_pop(&q);
-		assert_non_null(b);
-		assert_true(b->jiffies >= prev);
-		prev = b->jiffies;
-		sum += b->offset;
+		assert_true(memleak_queue_pop(&q, &e));
+		assert_true(e.block->jiffies >= prev);
+		assert_int_equal(e.start,
+				 1000 + (unsigned long)(e.block - blocks));
+		prev = e.block->jiffies;
+		sum += (unsigned long)(e.block - blocks);
 	}
-	assert_null(memleak_queue_pop(&q));
-	/* Each of blocks 5 .. n + 4 once: their starts add up. */
+	assert_false(memleak_queue_pop(&q, &e));
+	/* Each of blocks 5 .. n + 4 once: their places add up. */
 	assert_int_equal(sum, (n + 4) * (n + 5) / 2 - 10);
 	free(blocks);
 }

@@ -31,10 +31,10 @@ def require_collector():
 class Block:
     """One struct memleak_block, read in one go."""
 
-    def __init__(self, meta, value):
+    def __init__(self, meta, value, start):
         self.meta = meta
         self.v = value
-        self.start = block_start(value)
+        self.start = start
         self.size = block_size(meta, value)
         self.flags = int(value["flags"])
         self.count = int(value["count"])
@@ -129,12 +129,6 @@ def addr_base():
     if word_size() == 4:
         return 0
     return ulong(symbol_value("min_pfn")) * 4096
-
-
-def block_start(value):
-    """block_start() of mm/kmemleak/internal.h: the record's offset from
-    addr_base()."""
-    return addr_base() + ulong(value["offset"])
 
 
 # A size the record's 16 bits cannot hold (MEMLEAK_SIZE_LARGE).
@@ -241,8 +235,8 @@ def all_blocks():
     (report.c, allocated_before()): by allocation tick, then address."""
     require_collector()
     btype = struct_type("memleak_block")
-    blocks = [Block(addr, struct_at(addr, btype))
-              for addr in memleak_index.block_addresses()]
+    blocks = [Block(addr, struct_at(addr, btype), start)
+              for addr, start in memleak_index.block_addresses()]
     now = ulong(symbol_value("jiffies"))
     mask = (1 << (8 * word_size())) - 1
     return sorted(blocks, key=lambda b: (-((now - b.jiffies) & mask),

@@ -10,11 +10,15 @@ this, by reading memory only:
                per page, its entry: the slab's records (one struct
                memleak_block per slot, in slot order; a free slot's
                flags without MEMLEAK_ALLOCATED) and its shape, which
-               gives the slot count
+               gives the slot count, the slot size and the object's
+               offset in its slot: a record's block starts at its
+               slot's object
   block_tree   the blocks outside slabs: a radix tree keyed by start
                page, each entry a list of the tree's nodes (struct
                tree_block of mm/kmemleak/index_tree.c: the block
-               itself, then next)
+               itself, next, its start and its whole size)
+
+Each block is given as (address of its record, its start).
 """
 from . import source
 from .util import (KleakError, read_bytes, struct_at,
@@ -48,8 +52,14 @@ def slab_start_pages():
     return [p for p in pages if p < nr_pages]
 
 
+def page_address(page):
+    """The address of page number page (from min_pfn): RAM is mapped
+    one to one (include/asm-generic/page.h)."""
+    return (ulong(symbol_value("min_pfn")) + page) * 4096
+
+
 def slab_blocks(page):
-    """The addresses of the blocks in the records of the slab whose
+    """(record, start) of the blocks in the records of the slab whose
     first page is page (from min_pfn), by slot."""
     entry = symbol_value("memleak_page_entries")[page]
     records = ulong(entry["records"])
@@ -57,6 +67,8 @@ def slab_blocks(page):
         raise KleakError("slab start page %d has no records" % page)
     shape = symbol_value("shapes")[int(entry["shape"])]
     nr_slots = int(shape["nr_slots"])
+    slot_size = int(shape["size"])
+    first = page_address(page) + int(shape["obj_offset"])
     btype = struct_type("memleak_block")
     flags_at = btype["flags"].bitpos // 8
     size = btype.sizeof
@@ -67,7 +79,7 @@ def slab_blocks(page):
         at = i * size + flags_at
         flags = int.from_bytes(data[at:at + 2], byte_order())
         if flags & allocated:
-            found.append(records + i * size)
+            found.append((records + i * size, first + i * slot_size))
     return found
 
 
@@ -106,7 +118,7 @@ def tree_blocks():
     for entry in radix_leaves(symbol_value("block_tree")):
         while entry:        # the blocks starting in this page
             tb = struct_at(entry, ttype)
-            found.append(entry + block_at)
+            found.append((entry + block_at, ulong(tb["start"])))
             if len(found) > MAX_BLOCKS:
                 raise KleakError("more than %d blocks in the tree: "
                                  "a loop?" % MAX_BLOCKS)
@@ -115,8 +127,8 @@ def tree_blocks():
 
 
 def block_addresses():
-    """Every tracked block's address, in memleak_walk_blocks()' order:
-    slab by slab in address order, then the tree."""
+    """Every tracked block's (record, start), in memleak_walk_blocks()'
+    order: slab by slab in address order, then the tree."""
     found = []
     for page in slab_start_pages():
         found.extend(slab_blocks(page))
