@@ -81,9 +81,9 @@ struct reader {
 	} refs[NR_REFERENCES];
 	unsigned int nr_refs;
 	unsigned long budget;
-	/* Called for every other suspect t a word of from refers to. */
+	/* For every other suspect t (at start) a word of from refers to. */
 	void (*visit)(struct memleak_block *from, struct memleak_block *t,
-		      void *ctx);
+		      unsigned long start, void *ctx);
 	/*
 	 * The next suspect to read in *s, memleak_lock held; false at the
 	 * end. s->block NULL: none this time (the window may need
@@ -103,10 +103,13 @@ static void visit_references(struct reader *r)
 			__builtin_prefetch(t);
 	}
 	for (unsigned int i = 0; i < r->nr_refs; i++) {
-		struct memleak_block *t = memleak_lookup_block(r->refs[i].to);
+		unsigned long start;
+		struct memleak_block *t = memleak_index_find_at(r->refs[i].to,
+								&start);
 
-		if (t && t != r->refs[i].from && is_suspect(t))
-			r->visit(r->refs[i].from, t, r->ctx);
+		if (t && block_has_key(t, start, r->refs[i].to) &&
+		    t != r->refs[i].from && is_suspect(t))
+			r->visit(r->refs[i].from, t, start, r->ctx);
 	}
 	r->nr_refs = 0;
 }
@@ -210,10 +213,11 @@ void memleak_classify_note(struct memleak_block *from, unsigned long word)
 
 /* Pass 1: a suspect another one points to is indirect. */
 static void mark_indirect(struct memleak_block *from, struct memleak_block *t,
-			  void *ctx)
+			  unsigned long start, void *ctx)
 {
 	unsigned long *nr_indirect = ctx;
 
+	(void)start;
 	from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
 	if (!(t->flags & MEMLEAK_INDIRECT))
 		(*nr_indirect)++;
@@ -275,7 +279,7 @@ struct walk {
  * when it points to suspects itself (most do not: no second read).
  * memleak_lock held.
  */
-static void cover(struct memleak_block *t, struct walk *w)
+static void cover(struct memleak_block *t, unsigned long start, struct walk *w)
 {
 	if (t->flags & MEMLEAK_COVERED)
 		return;
@@ -283,7 +287,7 @@ static void cover(struct memleak_block *t, struct walk *w)
 	if (t->flags & MEMLEAK_INDIRECT)
 		w->nr_covered_indirect++;
 	if ((t->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
-	    !memleak_queue_push(&w->todo, t, block_start(t)))
+	    !memleak_queue_push(&w->todo, t, start))
 		memleak_disable("out of memory for classifying suspects");
 }
 
@@ -294,14 +298,14 @@ static void cover(struct memleak_block *t, struct walk *w)
  * (unless the walk is its own, back round its ring).
  */
 static void cover_target(struct memleak_block *from, struct memleak_block *t,
-			 void *ctx)
+			 unsigned long start, void *ctx)
 {
 	struct walk *w = ctx;
 
 	(void)from;
 	if (t != w->from)
 		t->flags |= MEMLEAK_INDIRECT;
-	cover(t, w);
+	cover(t, start, w);
 }
 
 /*
@@ -335,7 +339,7 @@ static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
 	r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
 	if (is_suspect(b) && w->root(b)) {
 		w->from = b;
-		cover(b, w);
+		cover(b, e->start, w);
 	}
 	return true;
 }
