@@ -25,6 +25,10 @@
  * (memleak_slab_released()). So a slab object's metadata is no
  * allocation of its own: tracking it writes its slot's record, freeing
  * it clears the record's flags, and its block is found by arithmetic.
+ * Nor does the record hold the block's start: the block starts where
+ * its slot's object does (one that does not is refused), so whoever
+ * finds the record from an address or a walk has the start too, and
+ * block_start() finds it for a record alone from its array's header.
  *
  * Blocks outside slabs (large kmalloc, page and vmalloc allocations,
  * thread stacks, modules...) are few and large: index_tree.c keeps them
