@@ -358,7 +358,8 @@ static void print_referrer(const struct referrer *ref)
 	}
 	printk("  block 0x%08lx (size %zu)+0x%lx: 0x%08lx, %s; that block "
 	       "is %s%s\n",
-	       block_start(b), block_size(b), ref->where - block_start(b), ref->value,
+	       block_start(b), block_size(b), ref->where - block_start(b),
+	       ref->value,
 	       what, verdict(b),
 	       in_scan_areas(b, ref->where - block_start(b))
 		       ? ""

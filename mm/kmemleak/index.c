@@ -715,8 +715,10 @@ struct memleak_block *memleak_index_find_start(unsigned long start,
 
 	place->entry = NULL;
 	if (!e || e->shape == SHAPE_TREE) {
-		b = memleak_tree_find(start);
-		return b && memleak_tree_block_start(b) == start ? b : NULL;
+		unsigned long at;
+
+		b = tree_find_at(start, &at);
+		return b && at == start ? b : NULL;
 	}
 	if (!e->shape || !slot_in_slab(e, start, &i))
 		return NULL;
@@ -818,14 +820,12 @@ struct memleak_block *memleak_index_slot(unsigned long addr)
 static struct records_header *header_of(const struct memleak_block *b)
 {
 	struct slab_geometry g;
-	unsigned long at = (unsigned long)b;
+	unsigned long at = (unsigned long)b, slot;
 
-	if (slab_geometry_of(b, &g))
-		return (struct records_header *)object_start(
-			&(struct slab_shape){ .size = g.size,
-					      .obj_offset = g.obj_offset },
-			g.base, divide(at - g.base, g.size, g.reciprocal));
-	return header_of_records(entry_of(at)->records);
+	if (!slab_geometry_of(b, &g))
+		return header_of_records(entry_of(at)->records);
+	slot = divide(at - g.base, g.size, g.reciprocal);
+	return (struct records_header *)(g.base + slot * g.size + g.obj_offset);
 }
 
 unsigned long block_start(const struct memleak_block *b)

@@ -211,10 +211,10 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 	new->block = (struct memleak_block){
 		.size = (u16)min(size, (size_t)MEMLEAK_SIZE_LARGE),
 		.min_count = (s8)min_count,
+		.flags = MEMLEAK_ALLOCATED,
 	};
 	new->start = start;
 	new->size = size;
-	new->block.flags = MEMLEAK_ALLOCATED;
 	head = radix_tree_lookup(&block_tree, page);
 	if (!head || head->start > start) {
 		new->next = head;
@@ -242,8 +242,8 @@ struct memleak_block *memleak_tree_insert(unsigned long start, size_t size,
 
 void memleak_tree_remove(struct memleak_block *b)
 {
-	unsigned long key = node_of(b)->start >> PAGE_SHIFT;
 	struct tree_block *gone = node_of(b);
+	unsigned long key = gone->start >> PAGE_SHIFT;
 	struct tree_block *head = radix_tree_lookup(&block_tree, key);
 	struct tree_block **link;
 

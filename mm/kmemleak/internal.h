@@ -305,7 +305,8 @@ static inline const struct memleak_alias_set *
 block_aliases(const struct memleak_block *b)
 {
 	return memleak_aliases_of_size(b->flags & MEMLEAK_EXTRA ?
-				       memleak_extra_object_size(b) : block_size(b));
+				       memleak_extra_object_size(b) :
+				       block_size(b));
 }
 
 /* The only parts of b that are scanned; NULL (most blocks): all of it. */
@@ -685,10 +686,10 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * so that it can be prefetched; free, or another block's, if the object
  * was freed meanwhile). A block the scan finds gray or black otherwise
  * is marked with memleak_index_mark(b, start) (slab blocks only; others
- * are never marked, nor simple). Marks last until the next scan clears them, a budget of
- * words at a time: memleak_index_clear_marks(from, words) returns where
- * to go on, 0 when done; memleak_index_clear_all_marks() clears them
- * all at once (tests).
+ * are never marked, nor simple). Marks last until the next scan clears
+ * them, a budget of words at a time: memleak_index_clear_marks(from,
+ * words) returns where to go on, 0 when done;
+ * memleak_index_clear_all_marks() clears them all at once (tests).
  * After a change to a block's min_count or flags,
  * memleak_index_update() says whether it is simple.
  */

@@ -2,9 +2,10 @@
  * The scan's queues of blocks: the gray queue (first in, first out, so
  * the scan reads blocks in the order it found them, and can prefetch
  * the next ones) and the lists of white blocks and suspects. A queue is
- * a chain of page-sized chunks of (block, start) entries from the collector's
- * own cache; one emptied chunk is kept for the next push, so a scan
- * that never holds more than a chunk's worth allocates nothing.
+ * a chain of page-sized chunks of (block, start) entries from the
+ * collector's own cache; one emptied chunk is kept for the next push,
+ * so a scan that never holds more than a chunk's worth allocates
+ * nothing.
  *
  * A queued block is not counted: while the collector is pinned
  * (memleak_pin(), for a scan or a report) the memory of freed blocks'

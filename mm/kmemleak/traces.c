@@ -45,7 +45,8 @@ static bool give_trace_id(struct memleak_trace *t)
 
 		/* A block names its trace in 16 bits. */
 		if (next_trace_id > MEMLEAK_MAX_TRACES) {
-			memleak_disable("out of trace ids (65535 traces in use)");
+			memleak_disable(
+				"out of trace ids (65535 traces in use)");
 			return false;
 		}
 		if (!memleak_trace_pages[page]) {

@@ -1,10 +1,11 @@
 """plain orphans: two of each allocator, and a vmalloc of 100 KiB
 
 The 2006 test module's first case, written from GDB: two blocks of each
-allocator (kmalloc(32), cache objects, vmalloc(64)), whose addresses are dropped at once. All are reported, each
-with its size (vmalloc blocks are recorded as whole pages). The large
-one's size does not fit a record's 16 bits: the GDB tools read it from
-its tree node, as block_size() does.
+allocator (kmalloc(32), cache objects, vmalloc(64)), whose addresses are
+dropped at once. All are reported, each with its size (vmalloc blocks
+are recorded as whole pages). The large one's size does not fit a
+record's 16 bits: the GDB tools read it from its tree node, as
+block_size() does.
 """
 
 
