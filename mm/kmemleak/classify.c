@@ -125,8 +125,7 @@ static void read_words(struct reader *r, struct memleak_block *s,
 
 	r->budget -= (unsigned long)(end - p);
 	for (;; p++) {
-		while (p < end && *p < lowest)
-			p++;
+		p = memleak_skip_small_words(p, end, lowest);
 		if (p == end)
 			break;
 		/* Most words point to reachable blocks: marked. */

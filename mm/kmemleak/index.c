@@ -786,11 +786,13 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 		/*
 		 * The scan's first reference: gray, so marked now, and
 		 * queued, so read whole before the pause looks (read bit).
+		 * Its record is not read here: see the bit pool.
 		 */
 		bits->mark |= bit;
 		bits->read |= bit;
 		*first_ref = true;
-		return NULL;	/* not read: see the bit pool */
+		*start = addr;
+		return e->records + i;
 	}
 	return slot_holding(e, base, i, addr, start);
 }

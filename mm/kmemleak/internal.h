@@ -514,6 +514,25 @@ static inline bool memleak_in_bounds(unsigned long value)
 	return ~value <= memleak.min_addr_inv && ~value > memleak.max_addr_inv;
 }
 
+/*
+ * The scan's word loops (scan.c, classify.c) pass over small numbers
+ * (counts, flags, lengths): words below lowest, the lowest block start.
+ * Most words are such, so they go four at a time while all four are:
+ * four words OR'd together make a number no smaller than any of them,
+ * so one compare of it with lowest passes over the four. Returns the
+ * first other word, or end (or p, when it starts at or past end).
+ */
+static inline const unsigned long *
+memleak_skip_small_words(const unsigned long *p, const unsigned long *end,
+			 unsigned long lowest)
+{
+	while (end - p >= 4 && (p[0] | p[1] | p[2] | p[3]) < lowest)
+		p += 4;
+	while (p < end && *p < lowest)
+		p++;
+	return p;
+}
+
 /* tracking.c */
 void memleak_disable(const char *why);
 /* Pages of a metadata cache (NULL: none yet), for the page counts. */
@@ -680,11 +699,12 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * For the scan (see index.c's bit pools): the block at addr unless it is
  * marked (already found gray or black), and its start (*start). When
  * addr is the start of a simple block (one reference turns it gray),
- * the index marks it, sets *first_ref and returns NULL without reading
- * the block: the caller queues the address, and memleak_index_slot()
- * finds the record of its slot later (computed from the page tables,
- * so that it can be prefetched; free, or another block's, if the object
- * was freed meanwhile). A block the scan finds gray or black otherwise
+ * the index marks it, sets *first_ref and returns its slot's record
+ * without reading it: the caller queues it, to be fetched ahead of its
+ * reading (free, or another block's, if the object was freed
+ * meanwhile; the scan pins records, so it stays memory).
+ * memleak_index_slot() computes the record of addr's slot alike, from
+ * the page tables alone. A block the scan finds gray or black otherwise
  * is marked with memleak_index_mark(b, start) (slab blocks only; others
  * are never marked, nor simple). Marks last until the next scan clears
  * them, a budget of words at a time: memleak_index_clear_marks(from,

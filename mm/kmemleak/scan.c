@@ -249,28 +249,16 @@ static bool maybe_wanted(unsigned long value)
 }
 
 /*
- * The gray queue holds blocks, and the addresses of slab objects the
- * index found by their first reference (memleak_index_scan_lookup()):
- * entries with a start and no block yet, which get their slot's record
- * when the prefetch reaches them or when they are taken from the queue
- * (NULL when the slab's records went meanwhile; drain_gray_list()
- * checks the record still holds the block queued).
- */
-static void gray_push_object(unsigned long addr)
-{
-	gray_push(NULL, addr);
-}
-
-/*
  * Counts the reference of a word that may refer to a block (within the
  * bounds, and maybe_wanted()). A word refers to a block when it is its
  * start or one of its aliases: word-aligned addresses, so a word with
  * low bits set (a page-table entry: an address with flags) refers to
  * none. With interior=on, any address inside the block does. A marked block
  * (already gray or black) is not even looked at. The first reference to
- * a simple block, the common case, queues its address: on a random heap
- * neither the block nor its slot is in the cache, and the scan need not
- * wait for them (drain_gray_list() fetches them ahead).
+ * a simple block, the common case, queues it unread: on a random heap
+ * neither the block nor its record is in the cache, and the scan need
+ * not wait for them (drain_gray_list() fetches them ahead, and checks
+ * that the record still holds the block queued).
  */
 static void count_reference(unsigned long value)
 {
@@ -282,7 +270,7 @@ static void count_reference(unsigned long value)
 		return;
 	b = memleak_index_scan_lookup(value, &first_ref, &start);
 	if (first_ref) {
-		gray_push_object(value);	/* marked by the lookup */
+		gray_push(b, start);	/* marked by the lookup */
 		return;
 	}
 	if (!b)
@@ -302,7 +290,7 @@ static void count_reference(unsigned long value)
 /*
  * Counts the references in [start, end); memleak_lock held. Most words
  * are small numbers (counts, flags, lengths), below every block: the
- * inner loop passes over those, a load and a compare each, with the
+ * inner loop passes over those (memleak_skip_small_words()), with the
  * bounds themselves, not their inverted copies (memleak_state), held in
  * registers while the lock is (no block is made meanwhile; the scan
  * never reads its own frames, below memleak_stack_floor).
@@ -313,8 +301,7 @@ static void scan_words(const unsigned long *p, const unsigned long *end)
 	const unsigned long highest = ~memleak.max_addr_inv;	/* an end */
 
 	for (;; p++) {
-		while (p < end && *p < lowest)
-			p++;
+		p = memleak_skip_small_words(p, end, lowest);
 		if (p >= end)	/* an unaligned part may start past it */
 			return;
 		if (*p < highest && maybe_wanted(*p))
@@ -456,13 +443,12 @@ static bool scan_gray_block(struct memleak_block *b, unsigned long start,
  * The gray queue is in the order blocks were found, which on a real heap
  * is random: every block's memory and its record are cache misses. They
  * are fetched ahead in two stages, so that none waits for another:
- * 2 * PREFETCH_AHEAD places ahead, an object's entry gets its slot's
- * record (an address the page tables give, the record not read), and
- * its memory's first line and the record are fetched; PREFETCH_AHEAD
- * places ahead, a block's memory, its first lines
- * (memleak_prefetch_memory()), its size read from the record fetched
- * that many blocks ago (the first line fetched again: cheaper than
- * telling it apart).
+ * 2 * PREFETCH_AHEAD places ahead, a block's record and the first line
+ * of its memory (the lookup that queued it gave the record's address
+ * without reading it); PREFETCH_AHEAD places ahead, its memory's first
+ * lines (memleak_prefetch_memory()), its size read from the record
+ * fetched that many blocks ago (the first line fetched again: cheaper
+ * than telling it apart).
  */
 static void prefetch_ahead(void)
 {
@@ -472,12 +458,10 @@ static void prefetch_ahead(void)
 	near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
 
 	if (far) {
-		if (!far->block)
-			far->block = memleak_index_slot(far->start);
 		__builtin_prefetch((const void *)far->start);
 		__builtin_prefetch(far->block);
 	}
-	if (near && near->block)
+	if (near)
 		memleak_prefetch_memory(near->block, near->start);
 }
 
@@ -503,8 +487,8 @@ static void drain_gray_list(void)
 	while (memleak_queue_pop(&gray, &e)) {
 		prefetch_ahead();
 		charge_block(&flags);
-		b = e.block ? e.block : memleak_index_slot(e.start);
-		if (!b || !still_queued(b))
+		b = e.block;
+		if (!still_queued(b))
 			continue;	/* freed since it was queued */
 		/* Queued means gray: a first reference made it so. */
 		if (block_is_white(b))
