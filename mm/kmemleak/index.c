@@ -912,39 +912,42 @@ next_clear(const struct page_entry *e, unsigned int i, unsigned int nr_slots,
 	return i;
 }
 
-enum slab_walk {
-	EVERY_SLOT,		/* every block */
-	UNMARKED_SLOTS,		/* those whose slot is not marked */
-	UNREAD_SLOTS,		/* but, in an unwritten slab, those read whole */
-};
-
-/* How many blocks passed over cost a walk as much as one visited. */
-#define PASSED_PER_VISIT 4
+/*
+ * What a walk's steps cost it, in quarters of a visit: a block passed
+ * over unread costs a quarter, a block reset without a visit (the
+ * scan's reset: about 28 instructions each in QEMU, a visit about 50)
+ * three. At a quarter, a window of the reset took 58,000 instructions
+ * on i386, the longest of the scan; at three, 24,000 on both arches
+ * (memleak-scan-qemu.sh).
+ */
+#define VISIT_COST 4
+#define PASS_COST 1
+#define RESET_COST 3
 
 /*
  * The blocks of the slab of page entry e (at base) from slot *slot on,
  * in address order, those kind says, at most max (at least 1) visits'
  * worth; *slot is where to go on, 0 when the slab is done. The records
- * lie in a row: the hardware fetches them ahead. Made three times, kind
- * a constant in each (below), so that a walk of every block pays
- * nothing for the other kinds (in the scan's reset, a window's walk
- * took 2,700 more instructions on i386 when it did).
+ * lie in a row: the hardware fetches them ahead. Made once per kind, a
+ * constant in each (below), so that a walk of one kind pays nothing for
+ * the others (in the scan's reset, a window's walk took 2,700 more
+ * instructions on i386 when it did).
  */
 static __always_inline unsigned int
 walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
-	  unsigned int max, enum slab_walk kind, unsigned int *passed_total,
-	  memleak_visit_fn *visit, void *ctx)
+	  unsigned int max, enum memleak_walk_kind kind,
+	  unsigned int *passed_total, memleak_visit_fn *visit, void *ctx)
 {
 	const struct slab_shape *sh = &shapes[e->shape];
 	struct memleak_block *r = e->records;
 	unsigned int nr_slots = sh->nr_slots;
-	unsigned int n = 0, passed = 0;
-	bool pass_read = kind == UNREAD_SLOTS &&
+	unsigned int cost = 0, passed = 0;
+	bool pass_read = kind == MEMLEAK_WALK_UNREAD &&
 			 !memleak_range_written(base, base + sh->nr_pages *
 								     PAGE_SIZE);
 
 	for (unsigned int i = *slot; i < nr_slots; i++) {
-		if (kind == UNMARKED_SLOTS) {
+		if (kind == MEMLEAK_WALK_UNMARKED) {
 			i = next_clear(e, i, nr_slots, false);
 			if (i >= nr_slots)
 				break;
@@ -953,51 +956,75 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 			unsigned int next = next_clear(e, i, nr_slots, true);
 
 			passed += min(next, nr_slots) - i;
+			cost += (min(next, nr_slots) - i) * PASS_COST;
 			i = next;
 			if (i >= nr_slots)
 				break;
 		}
-		if (n + passed / PASSED_PER_VISIT >= max) {
+		if (cost >= max * VISIT_COST) {
 			*slot = i;
 			*passed_total += passed;
 			return max;
 		}
 		if (!record_used(&r[i]))
 			continue;
+		if (kind == MEMLEAK_WALK_RESET &&
+		    !memleak_reset_for_scan(&r[i])) {
+			cost += RESET_COST;	/* white: nothing more to do */
+			continue;
+		}
 		visit(&r[i], object_start(sh, base, i), ctx);
-		n++;
+		cost += VISIT_COST;
 	}
 	*slot = 0;
 	*passed_total += passed;
-	return n + passed / PASSED_PER_VISIT;
+	return cost / VISIT_COST;
 }
 
 /* The kinds of walk_slab(), each a function of its own. */
-static __noinline unsigned int
-walk_every_slot(const struct page_entry *e, unsigned long base,
-		struct memleak_index_pos *pos, unsigned int max,
-		memleak_visit_fn *visit, void *ctx)
+#define DEFINE_SLAB_WALK(name, kind)                                       \
+	static __noinline unsigned int name(                               \
+		const struct page_entry *e, unsigned long base,             \
+		struct memleak_index_pos *pos, unsigned int max,            \
+		memleak_visit_fn *visit, void *ctx)                         \
+	{                                                                  \
+		return walk_slab(e, base, &pos->slot, max, kind,            \
+				 &pos->passed, visit, ctx);                 \
+	}
+DEFINE_SLAB_WALK(walk_every_slot, MEMLEAK_WALK_EVERY)
+DEFINE_SLAB_WALK(walk_unmarked_slots, MEMLEAK_WALK_UNMARKED)
+DEFINE_SLAB_WALK(walk_unread_slots, MEMLEAK_WALK_UNREAD)
+DEFINE_SLAB_WALK(walk_resetting_slots, MEMLEAK_WALK_RESET)
+
+/* A block outside slabs in a walk that resets: see walk_tree(). */
+struct reset_visit {
+	memleak_visit_fn *visit;
+	void *ctx;
+};
+
+static void reset_tree_block(struct memleak_block *b, unsigned long start,
+			     void *ctx)
 {
-	return walk_slab(e, base, &pos->slot, max, EVERY_SLOT, &pos->passed,
-			 visit, ctx);
+	struct reset_visit *v = ctx;
+
+	if (memleak_reset_for_scan(b))
+		v->visit(b, start, v->ctx);
 }
 
-static __noinline unsigned int
-walk_unmarked_slots(const struct page_entry *e, unsigned long base,
-		    struct memleak_index_pos *pos, unsigned int max,
-		    memleak_visit_fn *visit, void *ctx)
+/* The tree's part of a walk, by start page, at most max visits. */
+static void walk_tree(struct memleak_index_pos *pos, unsigned int max,
+		      memleak_visit_fn *visit, void *ctx)
 {
-	return walk_slab(e, base, &pos->slot, max, UNMARKED_SLOTS, &pos->passed,
-			 visit, ctx);
-}
+	struct reset_visit reset = { visit, ctx };
+	unsigned int n = 0;
 
-static __noinline unsigned int
-walk_unread_slots(const struct page_entry *e, unsigned long base,
-		  struct memleak_index_pos *pos, unsigned int max,
-		  memleak_visit_fn *visit, void *ctx)
-{
-	return walk_slab(e, base, &pos->slot, max, UNREAD_SLOTS, &pos->passed,
-			 visit, ctx);
+	if (pos->kind == MEMLEAK_WALK_RESET) {
+		visit = reset_tree_block;
+		ctx = &reset;
+	}
+	while (n < max && !pos->tree_done)
+		n += memleak_tree_walk_page(&pos->key, &pos->tree_done, visit,
+					    ctx);
 }
 
 /*
@@ -1041,13 +1068,16 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			return true;
 		if (!e->nr_used)
 			pos->slot = 0;	/* none left in it */
-		else if (pos->unmarked_only)
+		else if (pos->kind == MEMLEAK_WALK_UNMARKED)
 			n += walk_unmarked_slots(e, page_addr(page), pos,
 						 max - n, visit, ctx) +
 			     marks_cost(e);
-		else if (pos->unread_only)
+		else if (pos->kind == MEMLEAK_WALK_UNREAD)
 			n += walk_unread_slots(e, page_addr(page), pos, max - n,
 					       visit, ctx);
+		else if (pos->kind == MEMLEAK_WALK_RESET)
+			n += walk_resetting_slots(e, page_addr(page), pos,
+						  max - n, visit, ctx);
 		else
 			n += walk_every_slot(e, page_addr(page), pos, max - n,
 					     visit, ctx);
@@ -1055,10 +1085,9 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			return true;	/* the slab's rest, next time */
 		pos->page++;
 	}
-	/* Then the tree, by start page. */
-	while (n < max && !pos->tree_done)
-		n += memleak_tree_walk_page(&pos->key, &pos->tree_done, visit,
-					    ctx);
+	/* Then the tree. */
+	if (n < max)
+		walk_tree(pos, max - n, visit, ctx);
 	return !pos->tree_done;
 }
 

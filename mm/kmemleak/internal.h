@@ -243,6 +243,26 @@ static inline bool block_is_white(const struct memleak_block *b)
 }
 
 /*
+ * What a scan finds out about a block, which the next one starts
+ * without (MEMLEAK_CONFIRMED stays: see scan.c, step 5).
+ */
+#define MEMLEAK_SCAN_FLAGS                                                \
+	(MEMLEAK_SUSPECT | MEMLEAK_NEW | MEMLEAK_INDIRECT |              \
+	 MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED |                        \
+	 MEMLEAK_REFERS_TO_SUSPECTS | MEMLEAK_SCANNED)
+
+/*
+ * A scan's first step for one block: no references found yet, so white,
+ * or gray when it never leaks (min_count 0). Returns whether gray.
+ */
+static inline bool memleak_reset_for_scan(struct memleak_block *b)
+{
+	b->count = 0;
+	b->flags &= ~MEMLEAK_SCAN_FLAGS;
+	return block_is_gray(b);
+}
+
+/*
  * checksums.c: the sums of blocks white at a scan, by block. A block
  * with MEMLEAK_CHECKSUM_VALID has one, until it is freed (forget).
  * replace stores b's and returns 1 when b had one (then in *old), 0 when
@@ -744,21 +764,31 @@ void memleak_index_clear_all_marks(void);
  * first reference and so read whole (the index's read bits) in a slab
  * none of whose pages was written since the mark began
  * (memleak_range_written()), a word of read bits at a time, their
- * records unread, PASSED_PER_VISIT of them counting as
- * one visit; pos->passed adds up how many it passed over.
+ * records unread, four of them counting as one visit;
+ * pos->passed adds up how many it passed over. A walk from
+ * MEMLEAK_INDEX_WALK_RESET, a scan's first step, resets every block
+ * (memleak_reset_for_scan()) and visits only those that are gray even
+ * so; a slab's records are reset in a row, each counting as three
+ * quarters of a visit.
  */
+enum memleak_walk_kind {
+	MEMLEAK_WALK_EVERY,	/* every block */
+	MEMLEAK_WALK_UNMARKED,	/* slab objects: only those not marked */
+	MEMLEAK_WALK_UNREAD,	/* slab objects: not those read, unwritten */
+	MEMLEAK_WALK_RESET,	/* every block reset, the gray ones visited */
+};
 struct memleak_index_pos {
 	unsigned long page;	/* the page entries' next */
 	unsigned int slot;	/* in that page's slab, when inside it */
 	unsigned long key;	/* the tree's next start page */
 	bool tree_done;
-	bool unmarked_only;	/* slab objects: only those not marked */
-	bool unread_only;	/* slab objects: not those read, unwritten */
+	enum memleak_walk_kind kind;
 	unsigned int passed;	/* blocks passed over unread, so far */
 };
-#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false, false, false, 0 }
-#define MEMLEAK_INDEX_WALK_UNMARKED { 0, 0, 0, false, true, false, 0 }
-#define MEMLEAK_INDEX_WALK_UNREAD { 0, 0, 0, false, false, true, 0 }
+#define MEMLEAK_INDEX_WALK_START { 0, 0, 0, false, MEMLEAK_WALK_EVERY, 0 }
+#define MEMLEAK_INDEX_WALK_UNMARKED { 0, 0, 0, false, MEMLEAK_WALK_UNMARKED, 0 }
+#define MEMLEAK_INDEX_WALK_UNREAD { 0, 0, 0, false, MEMLEAK_WALK_UNREAD, 0 }
+#define MEMLEAK_INDEX_WALK_RESET { 0, 0, 0, false, MEMLEAK_WALK_RESET, 0 }
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 			memleak_visit_fn *visit,
 			void *ctx);

@@ -537,16 +537,12 @@ void memleak_walk_blocks(memleak_visit_fn *visit,
 		  ctx);
 }
 
-/* Step 1 for one block: white, or gray (and listed) if never a leak. */
-static void reset_color(struct memleak_block *b, unsigned long start, void *ctx)
+/* Step 1 for a block that is gray even so (never a leak): listed. */
+static void gray_from_start(struct memleak_block *b, unsigned long start,
+			    void *ctx)
 {
 	(void)ctx;
-	b->count = 0;
-	b->flags &= ~(MEMLEAK_SUSPECT | MEMLEAK_NEW | MEMLEAK_INDIRECT |
-		      MEMLEAK_INTERIOR_REF | MEMLEAK_COVERED |
-		      MEMLEAK_REFERS_TO_SUSPECTS | MEMLEAK_SCANNED);
-	if (block_is_gray(b))
-		make_gray(b, start);
+	make_gray(b, start);
 }
 
 /*
@@ -565,7 +561,8 @@ static void reset_colors(void)
 		scan_lock(&flags);
 	}
 	scan_unlock(flags);
-	memleak_walk_blocks(reset_color, NULL);
+	walk_from((struct memleak_index_pos)MEMLEAK_INDEX_WALK_RESET,
+		  gray_from_start, NULL);
 	scan_lock(&flags);
 	memleak.marking = true;
 	scan_unlock(flags);

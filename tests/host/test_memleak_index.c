@@ -6,8 +6,9 @@
  * mapping to one, overlaps refused, and the pages' marks and records
  * gone with the last block, the scan's marks (set, skipped, gone when a
  * scan clears them or a new block takes the slot), which blocks are
- * simple enough to be found gray without reading them, and the walk
- * over every block, also while blocks come and go between its windows. Also checks the index against a brute-force model
+ * simple enough to be found gray without reading them, and the walks
+ * over every block (the scan's reset too), also while blocks come and
+ * go between its windows. Also checks the index against a brute-force model
  * under random insertions and removals.
  */
 #include <kernel/kernel.h>
@@ -551,6 +552,59 @@ static void test_walk(void **state)
 }
 
 /*
+ * The scan's reset: every block's count and per-scan flags cleared
+ * (MEMLEAK_CONFIRMED kept), slab objects and tree blocks alike, and
+ * only the blocks gray even so (min_count 0, not ignored) visited, with
+ * their start, never more than a batch at a time.
+ */
+static void test_walk_reset(void **state)
+{
+	static const int min_counts[] = { 1, 0, 2, 0, 1, 0 };
+	char *p[ARRAY_SIZE(min_counts)];
+	struct memleak_index_pos pos = MEMLEAK_INDEX_WALK_RESET;
+	struct walk_seen w = { 0 };
+	struct memleak_block *b;
+	unsigned int calls = 0;
+
+	(void)state;
+	for (unsigned int i = 0; i < 4; i++)
+		p[i] = kmalloc(32, GFP_KERNEL);
+	p[4] = kmalloc(64 * 1024 + 1, GFP_KERNEL);	/* in the tree */
+	p[5] = host_outside_ram(PAGE_SIZE);		/* in the tree */
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++)
+		memleak_alloc(p[i], 16, min_counts[i]);
+	memleak_ignore(p[3]);	/* black: never gray */
+	memleak_flush_pending();
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
+		b = find(p[i], 0);
+		b->count = 5;	/* what a scan leaves */
+		b->flags |= MEMLEAK_SCAN_FLAGS | MEMLEAK_CONFIRMED;
+	}
+	w.want[0] = find(p[1], 0);
+	w.want[1] = find(p[5], 0);
+	for (bool more = true; more; calls++) {
+		w.in_call = 0;
+		more = memleak_index_walk(&pos, 1, note_walked, &w);
+		assert_true(w.in_call <= 1);
+	}
+	assert_true(calls >= 3);
+	assert_int_equal(w.nr, 2);
+	assert_true(w.seen[0] && w.seen[1]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(p); i++) {
+		b = find(p[i], 0);
+		assert_int_equal(b->count, 0);
+		assert_int_equal(b->flags & MEMLEAK_SCAN_FLAGS, 0);
+		assert_true(b->flags & MEMLEAK_CONFIRMED);
+		assert_true(b->flags & MEMLEAK_ALLOCATED);
+	}
+	for (unsigned int i = 0; i < 5; i++) {
+		forget(p[i]);
+		kfree(p[i]);
+	}
+	untrack(p[5]);
+}
+
+/*
  * A free's lookup: only a block's start finds it (an address inside it,
  * or past a slab object's block in its slot, finds none), and the place
  * it gives lets the removal free the right record without looking
@@ -808,6 +862,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_marked, teardown),
 		cmocka_unit_test_teardown(test_walk, teardown),
 		cmocka_unit_test_teardown(test_walk_unmarked, teardown),
+		cmocka_unit_test_teardown(test_walk_reset, teardown),
 		cmocka_unit_test_teardown(test_find_start_and_remove, teardown),
 		cmocka_unit_test_teardown(test_walk_with_churn, teardown),
 	};
