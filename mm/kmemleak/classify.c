@@ -125,7 +125,8 @@ static void read_words(struct reader *r, struct memleak_block *s,
 
 	r->budget -= (unsigned long)(end - p);
 	for (;; p++) {
-		p = memleak_skip_small_words(p, end, lowest);
+		while (p < end && *p < lowest)
+			p++;
 		if (p == end)
 			break;
 		/* Most words point to reachable blocks: marked. */

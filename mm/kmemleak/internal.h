@@ -534,25 +534,6 @@ static inline bool memleak_in_bounds(unsigned long value)
 	return ~value <= memleak.min_addr_inv && ~value > memleak.max_addr_inv;
 }
 
-/*
- * The scan's word loops (scan.c, classify.c) pass over small numbers
- * (counts, flags, lengths): words below lowest, the lowest block start.
- * Most words are such, so they go four at a time while all four are:
- * four words OR'd together make a number no smaller than any of them,
- * so one compare of it with lowest passes over the four. Returns the
- * first other word, or end (or p, when it starts at or past end).
- */
-static inline const unsigned long *
-memleak_skip_small_words(const unsigned long *p, const unsigned long *end,
-			 unsigned long lowest)
-{
-	while (end - p >= 4 && (p[0] | p[1] | p[2] | p[3]) < lowest)
-		p += 4;
-	while (p < end && *p < lowest)
-		p++;
-	return p;
-}
-
 /* tracking.c */
 void memleak_disable(const char *why);
 /* Pages of a metadata cache (NULL: none yet), for the page counts. */

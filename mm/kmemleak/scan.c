@@ -290,10 +290,14 @@ static void count_reference(unsigned long value)
 /*
  * Counts the references in [start, end); memleak_lock held. Most words
  * are small numbers (counts, flags, lengths), below every block: the
- * inner loop passes over those (memleak_skip_small_words()), with the
+ * inner loop passes over those, a load and a compare each, with the
  * bounds themselves, not their inverted copies (memleak_state), held in
  * registers while the lock is (no block is made meanwhile; the scan
- * never reads its own frames, below memleak_stack_floor).
+ * never reads its own frames, below memleak_stack_floor). Passing over
+ * four words at a time, one compare of their OR, ran 4% fewer
+ * instructions on the random heap of 100 k blocks (make bench) and its
+ * marking took 8% more time: a group holding a pointer costs one more
+ * mispredicted branch.
  */
 static void scan_words(const unsigned long *p, const unsigned long *end)
 {
@@ -301,7 +305,8 @@ static void scan_words(const unsigned long *p, const unsigned long *end)
 	const unsigned long highest = ~memleak.max_addr_inv;	/* an end */
 
 	for (;; p++) {
-		p = memleak_skip_small_words(p, end, lowest);
+		while (p < end && *p < lowest)
+			p++;
 		if (p >= end)	/* an unaligned part may start past it */
 			return;
 		if (*p < highest && maybe_wanted(*p))
