@@ -908,6 +908,14 @@ extern bool memleak_walking_roots;
 int memleak_queue_init(void);
 unsigned long memleak_queue_pages(void);
 /*
+ * The spare chunks (queue.c): whether fewer are kept than a window of
+ * the scan may fill, read without the lock, a hint; and, memleak_lock
+ * held, one more taken from the allocator (false when there are enough,
+ * or it is out of memory).
+ */
+bool memleak_queue_short_of_spares(void);
+bool memleak_queue_take_spare(void);
+/*
  * Push, pop and peek run for every block a scan queues, so their
  * common case is inline here; queue.c has the rest, a chunk added when
  * the last one is full (push_chunk, false when out of memory) and the

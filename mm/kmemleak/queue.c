@@ -3,9 +3,11 @@
  * the scan reads blocks in the order it found them, and can prefetch
  * the next ones) and the lists of white blocks and suspects. A queue is
  * a chain of page-sized chunks of (block, start) entries from the
- * collector's own cache; one emptied chunk is kept for the next push,
- * so a scan that never holds more than a chunk's worth allocates
- * nothing.
+ * collector's own cache. A few chunks are kept spare: emptied ones,
+ * and ones taken ahead between the scan's windows
+ * (memleak_queue_take_spare()), so that a window that fills a chunk
+ * seldom waits for the allocator too, and a scan that never holds more
+ * than a chunk's worth allocates nothing.
  *
  * A queued block is not counted: while the collector is pinned
  * (memleak_pin(), for a scan or a report) the memory of freed blocks'
@@ -24,7 +26,19 @@
 #include "internal.h"
 
 static struct kmem_cache *chunk_cache;
-static struct memleak_queue_chunk *spare_chunk;
+
+/*
+ * The spare chunks, linked through next. Two are taken ahead: what the
+ * walk's window of 512 blocks may fill on i386 and ARM (511 entries a
+ * chunk). One more emptied chunk is kept, so that a queue going through
+ * chunks (the gray queue drained as it grows) takes back the ones it
+ * empties and never goes to the allocator: kept at two, each chunk it
+ * filled was a page allocated and freed again, poisoned both times.
+ */
+#define SPARES_AHEAD 2
+#define SPARES_KEPT 3
+static struct memleak_queue_chunk *spare_chunks;
+static unsigned int nr_spare_chunks;
 
 /*
  * Without the allocator's red zones and poison (SLAB_NO_DEBUG): a chunk
@@ -48,12 +62,14 @@ unsigned long memleak_queue_pages(void)
 
 static struct memleak_queue_chunk *new_chunk(void)
 {
-	struct memleak_queue_chunk *c = spare_chunk;
+	struct memleak_queue_chunk *c = spare_chunks;
 
-	if (c)
-		spare_chunk = NULL;
-	else
+	if (c) {
+		spare_chunks = c->next;
+		nr_spare_chunks--;
+	} else {
 		c = kmem_cache_alloc(chunk_cache, GFP_ATOMIC);
+	}
 	if (c) {
 		c->next = NULL;
 		c->head = c->tail = 0;
@@ -63,10 +79,31 @@ static struct memleak_queue_chunk *new_chunk(void)
 
 static void free_chunk(struct memleak_queue_chunk *c)
 {
-	if (!spare_chunk)
-		spare_chunk = c;
-	else
+	if (nr_spare_chunks == SPARES_KEPT) {
 		kmem_cache_free(chunk_cache, c);
+		return;
+	}
+	c->next = spare_chunks;
+	spare_chunks = c;
+	nr_spare_chunks++;
+}
+
+bool memleak_queue_short_of_spares(void)
+{
+	return READ_ONCE(nr_spare_chunks) < SPARES_AHEAD;
+}
+
+bool memleak_queue_take_spare(void)
+{
+	struct memleak_queue_chunk *c;
+
+	if (nr_spare_chunks >= SPARES_AHEAD)
+		return false;
+	c = kmem_cache_alloc(chunk_cache, GFP_ATOMIC);
+	if (!c)
+		return false;
+	free_chunk(c);
+	return true;
 }
 
 bool memleak_queue_push_chunk(struct memleak_queue *q, struct memleak_block *b,

@@ -190,8 +190,29 @@ void memleak_scan_window_leave(unsigned long flags)
 	memleak_leave(flags);
 }
 
+/*
+ * The queues' spare chunks are taken before the scan's windows open,
+ * each in a window of its own: a new chunk may need a new slab, a page
+ * the page allocator checks for poison (PAGE_POISON), which a window
+ * that fills a chunk would otherwise wait for too.
+ */
+static void take_spare_chunks(void)
+{
+	unsigned long flags;
+	bool taken;
+
+	while (memleak_queue_short_of_spares()) {
+		memleak_scan_window_enter(&flags);
+		taken = memleak_queue_take_spare();
+		memleak_scan_window_leave(flags);
+		if (!taken)
+			break;
+	}
+}
+
 static void scan_lock(unsigned long *flags)
 {
+	take_spare_chunks();
 	memleak_scan_window_enter(flags);
 	budget = SCAN_BUDGET;
 }

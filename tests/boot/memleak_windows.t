@@ -7,7 +7,7 @@ tests/bench/memleak-scan-qemu.sh), on both arches. A pass over the
 white blocks or the suspects held in one window grows with them (it
 took 345,000 and 690,000 instructions on i386); a window's own bound
 is what SCAN_BUDGET words or WALK_BATCH blocks cost, plus a slab the
-collector's own allocation may have to make (about 72,000). Blocks of
+collector's own allocation may have to make (about 40,000). Blocks of
 64 KiB, larger than a window, are read in several, the world-stopped
 pause included."""
 import os

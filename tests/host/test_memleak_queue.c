@@ -1,7 +1,8 @@
 /*
  * Host tests of the scan's queues (mm/kmemleak/queue.c) and of pinning:
  * first in, first out across chunk boundaries, peeks stay in the first
- * chunk, an emptied queue keeps nothing, a sort puts every entry in
+ * chunk, an emptied queue keeps nothing, spare chunks are taken ahead
+ * and kept, a sort puts every entry in
  * order, and pinning: a block freed while the collector is pinned
  * leaves the index at once, but the memory of its record (its slab's
  * records, its tree node) and of its scan areas is kept until the last
@@ -99,6 +100,40 @@ static void test_empty_frees_chunks(void **state)
 	assert_false(memleak_queue_pop(&q, &popped));
 	assert_true(memleak_queue_push(&q, fake(1), 1));
 	assert_pops(&q, 1);
+}
+
+/* Spare chunks taken ahead, memleak_lock held; how many were taken. */
+static unsigned int take_spares(void)
+{
+	unsigned long flags;
+	unsigned int n = 0;
+
+	memleak_enter(&flags);
+	while (memleak_queue_take_spare())
+		n++;
+	memleak_leave(flags);
+	return n;
+}
+
+/*
+ * Two spare chunks are taken ahead, no more, and a queue that fills
+ * two chunks takes them; the chunks it empties come back as spares.
+ */
+static void test_spares_taken_ahead(void **state)
+{
+	struct memleak_queue q = { NULL, NULL, 0 };
+
+	(void)state;
+	take_spares();
+	assert_false(memleak_queue_short_of_spares());
+	assert_int_equal(take_spares(), 0);
+	for (unsigned long k = 0; k < 2 * MEMLEAK_QUEUE_CHUNK; k++)
+		assert_true(memleak_queue_push(&q, fake(k), k));
+	assert_true(memleak_queue_short_of_spares());	/* taken */
+	assert_true(memleak_queue_push(&q, fake(0), 0));
+	memleak_queue_empty(&q);
+	assert_false(memleak_queue_short_of_spares());
+	assert_int_equal(take_spares(), 0);
 }
 
 static bool by_jiffies(const struct memleak_queue_entry *a,
@@ -421,6 +456,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo_across_chunks),
 		cmocka_unit_test(test_empty_frees_chunks),
+		cmocka_unit_test(test_spares_taken_ahead),
 		cmocka_unit_test(test_sort_across_chunks),
 		cmocka_unit_test_teardown(test_pinned_slab_records_kept,
 					  teardown),
