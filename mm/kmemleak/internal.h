@@ -939,9 +939,16 @@ static inline bool memleak_queue_push(struct memleak_queue *q,
 	return true;
 }
 
-/* Takes the first entry into *e; false when q is empty. */
-static inline bool memleak_queue_pop(struct memleak_queue *q,
-				     struct memleak_queue_entry *e)
+/*
+ * Takes the first entry into *e; false when q is empty. With keep_last,
+ * the last chunk, emptied, is kept and starts again (until
+ * memleak_queue_empty()): the gray queue drains as fast as it fills
+ * when the scan walks a list, and would otherwise give back a chunk and
+ * take one again for every block.
+ */
+static __always_inline bool queue_pop(struct memleak_queue *q,
+				      struct memleak_queue_entry *e,
+				      bool keep_last)
 {
 	struct memleak_queue_chunk *first = q->first;
 
@@ -949,9 +956,25 @@ static inline bool memleak_queue_pop(struct memleak_queue *q,
 		return false;
 	*e = first->entry[first->head++];
 	q->nr--;
-	if (first->head == first->tail)
+	if (first->head != first->tail)
+		return true;
+	if (keep_last && !first->next)
+		first->head = first->tail = 0;
+	else
 		memleak_queue_drop_first(q);
 	return true;
+}
+
+static inline bool memleak_queue_pop(struct memleak_queue *q,
+				     struct memleak_queue_entry *e)
+{
+	return queue_pop(q, e, false);
+}
+
+static inline bool memleak_queue_pop_keeping(struct memleak_queue *q,
+					     struct memleak_queue_entry *e)
+{
+	return queue_pop(q, e, true);
 }
 
 /*

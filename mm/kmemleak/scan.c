@@ -510,7 +510,7 @@ static void drain_gray_list(void)
 	unsigned long flags;
 
 	scan_lock(&flags);
-	while (memleak_queue_pop(&gray, &e)) {
+	while (memleak_queue_pop_keeping(&gray, &e)) {
 		prefetch_ahead();
 		charge_block(&flags);
 		b = e.block;

@@ -1,7 +1,8 @@
 /*
  * Host tests of the scan's queues (mm/kmemleak/queue.c) and of pinning:
  * first in, first out across chunk boundaries, peeks stay in the first
- * chunk, an emptied queue keeps nothing, spare chunks are taken ahead
+ * chunk, an emptied queue keeps nothing (the gray queue's pop keeps
+ * its last chunk until emptied), spare chunks are taken ahead
  * and kept, a sort puts every entry in
  * order, and pinning: a block freed while the collector is pinned
  * leaves the index at once, but the memory of its record (its slab's
@@ -83,6 +84,40 @@ static void test_fifo_across_chunks(void **state)
 	assert_pops(&q, n);
 	assert_false(memleak_queue_pop(&q, &popped));
 	assert_int_equal(q.nr, 0);
+	assert_null(q.first);
+	assert_null(q.last);
+}
+
+/*
+ * Popped with memleak_queue_pop_keeping(), an emptied queue keeps its
+ * last chunk, from its start, for the next push; emptying frees it.
+ */
+static void test_pop_keeping_last_chunk(void **state)
+{
+	struct memleak_queue q = { NULL, NULL, 0 };
+	struct memleak_queue_entry popped;
+	struct memleak_queue_chunk *last;
+
+	(void)state;
+	for (unsigned long k = 0; k < MEMLEAK_QUEUE_CHUNK + 3; k++)
+		assert_true(memleak_queue_push(&q, fake(k), k));
+	last = q.last;
+	for (unsigned long k = 0; k < MEMLEAK_QUEUE_CHUNK + 3; k++) {
+		assert_true(memleak_queue_pop_keeping(&q, &popped));
+		assert_ptr_equal(popped.block, fake(k));
+		assert_int_equal(popped.start, k);
+	}
+	assert_false(memleak_queue_pop_keeping(&q, &popped));
+	assert_int_equal(q.nr, 0);
+	assert_ptr_equal(q.first, last);	/* the first went back */
+	assert_ptr_equal(q.last, last);
+	assert_int_equal(last->head, 0);
+	assert_int_equal(last->tail, 0);
+	assert_true(memleak_queue_push(&q, fake(9), 9));
+	assert_ptr_equal(q.last, last);
+	assert_ptr_equal(memleak_queue_peek(&q, 0)->block, fake(9));
+	assert_pops(&q, 9);
+	memleak_queue_empty(&q);
 	assert_null(q.first);
 	assert_null(q.last);
 }
@@ -455,6 +490,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fifo_across_chunks),
+		cmocka_unit_test(test_pop_keeping_last_chunk),
 		cmocka_unit_test(test_empty_frees_chunks),
 		cmocka_unit_test(test_spares_taken_ahead),
 		cmocka_unit_test(test_sort_across_chunks),
