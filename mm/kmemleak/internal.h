@@ -979,12 +979,12 @@ static inline bool memleak_queue_pop_keeping(struct memleak_queue *q,
 
 /*
  * The entry ahead places after the next one, if in the first chunk: the
- * scan prefetches through it, and may fill in its block (scan.c).
+ * scan prefetches through it (scan.c).
  */
-static inline struct memleak_queue_entry *
-memleak_queue_peek(struct memleak_queue *q, unsigned int ahead)
+static inline const struct memleak_queue_entry *
+memleak_queue_peek(const struct memleak_queue *q, unsigned int ahead)
 {
-	struct memleak_queue_chunk *first = q->first;
+	const struct memleak_queue_chunk *first = q->first;
 
 	if (!first || first->head + ahead >= first->tail)
 		return NULL;	/* past this chunk: not worth the walk */

@@ -478,7 +478,7 @@ static bool scan_gray_block(struct memleak_block *b, unsigned long start,
  */
 static void prefetch_ahead(void)
 {
-	struct memleak_queue_entry *far, *near;
+	const struct memleak_queue_entry *far, *near;
 
 	far = memleak_queue_peek(&gray, 2 * PREFETCH_AHEAD);
 	near = memleak_queue_peek(&gray, PREFETCH_AHEAD);
