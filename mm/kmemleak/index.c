@@ -954,9 +954,10 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 		} else if (pass_read) {
 			/* A read bit is set only in a used slot. */
 			unsigned int next = next_clear(e, i, nr_slots, true);
+			unsigned int skipped = min(next, nr_slots) - i;
 
-			passed += min(next, nr_slots) - i;
-			cost += (min(next, nr_slots) - i) * PASS_COST;
+			passed += skipped;
+			cost += skipped * PASS_COST;
 			i = next;
 			if (i >= nr_slots)
 				break;
