@@ -60,7 +60,11 @@
 /*
  * A slab should hold SLAB_MIN_OBJECTS and waste less than 1/8 of itself;
  * to get there it may grow up to SLAB_EXTRA_ORDERS above the smallest
- * order that fits, but not beyond SLAB_COSTLY_ORDER (32 KiB).
+ * order that fits, but not beyond SLAB_COSTLY_ORDER (32 KiB). Failing
+ * that, the order that wastes least. With SLAB_PACKED, for caches whose
+ * memory is counted closely (the collector's metadata), any number of
+ * objects will do and the waste must be less than 1/32: the smallest
+ * slab that wastes that little (a page for page-sized objects).
  */
 #define SLAB_MIN_OBJECTS 8
 #define SLAB_EXTRA_ORDERS 3
@@ -157,6 +161,9 @@ static void choose_order(struct kmem_cache *c)
 	unsigned int last = min(first + SLAB_EXTRA_ORDERS,
 				max(first, (unsigned int)SLAB_COSTLY_ORDER));
 	unsigned long best_waste = ~0UL;
+	bool packed = c->flags & SLAB_PACKED;
+	unsigned long enough = packed ? 1024 / 32 : 1024 / 8;
+	unsigned long min_objects = packed ? 1 : SLAB_MIN_OBJECTS;
 
 	for (unsigned int o = first; o < MAX_ORDER && o <= last; o++) {
 		unsigned long bytes = PAGE_SIZE << o;
@@ -167,7 +174,7 @@ static void choose_order(struct kmem_cache *c)
 			best = o;
 			best_waste = waste;
 		}
-		if (waste * 8 <= 1024 && bytes / c->size >= SLAB_MIN_OBJECTS) {
+		if (waste <= enough && bytes / c->size >= min_objects) {
 			best = o;
 			break;
 		}

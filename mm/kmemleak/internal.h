@@ -907,6 +907,8 @@ extern bool memleak_walking_roots;
 /* queue.c: see the queues' types before struct memleak_state. */
 int memleak_queue_init(void);
 unsigned long memleak_queue_pages(void);
+/* After a scan, no memleak_lock held: the emptied chunks given back. */
+void memleak_queue_shrink(void);
 /*
  * The spare chunks (queue.c): whether fewer are kept than a window of
  * the scan may fill, read without the lock, a hint; and, memleak_lock

@@ -1188,6 +1188,7 @@ int memleak_scan(void)
 	memleak_unpin();
 	scan_unlock(flags);
 	memleak_free_retired();
+	memleak_queue_shrink();
 	memleak_types_confirm();
 	return 0;
 }

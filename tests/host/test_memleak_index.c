@@ -116,6 +116,52 @@ static void test_slab_objects(void **state)
 	kmem_cache_destroy(c);
 }
 
+/*
+ * The records of slabs of 42 slots (96-byte objects) take at most an
+ * eighth more than their arrays need (a header of 8 bytes and a record
+ * a slot): arrays come in eight sizes an octave, from caches of packed
+ * slabs (1.10 here). In four sizes, a slab's array held 48 records
+ * (1.18).
+ */
+#define RECORDS_SLABS 2000
+static void test_records_fit_their_slabs(void **state)
+{
+	struct kmem_cache *c = kmem_cache_create("records_test", 96, 0,
+						 SLAB_NO_DEBUG, NULL);
+	struct memleak_metadata before, after;
+	unsigned long n, tracked = 0, need;
+	void **objs;
+
+	(void)state;
+	assert_non_null(c);
+	assert_int_equal(c->order, 0);
+	n = RECORDS_SLABS * c->num;
+	objs = calloc(n, sizeof(*objs));
+	assert_non_null(objs);
+	memleak_metadata(&before);
+	for (unsigned long i = 0; i < n; i++) {
+		objs[i] = kmem_cache_alloc(c, GFP_KERNEL);
+		assert_non_null(objs[i]);
+		/* A slab's first object: one tracked block a slab. */
+		if ((unsigned long)objs[i] % PAGE_SIZE == 0) {
+			track_now(objs[i], 96);
+			tracked++;
+		}
+	}
+	memleak_metadata(&after);
+	assert_true(tracked >= RECORDS_SLABS - 2);
+	need = tracked * (8 + c->num * sizeof(struct memleak_block));
+	assert_true(after.records - before.records <= need + need / 8);
+	for (unsigned long i = 0; i < n; i++) {
+		if ((unsigned long)objs[i] % PAGE_SIZE == 0)
+			forget(objs[i]);
+		kmem_cache_free(c, objs[i]);
+	}
+	free(objs);
+	kmem_cache_shrink(c);
+	assert_int_equal(kmem_cache_destroy(c), 0);
+}
+
 /* A block that starts in a slab object and runs past it is refused. */
 static void test_slab_object_overrun(void **state)
 {
@@ -850,6 +896,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_slab_objects, teardown),
 		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
+		cmocka_unit_test_teardown(test_records_fit_their_slabs,
+					  teardown),
 		cmocka_unit_test_teardown(test_marks, teardown),
 		cmocka_unit_test_teardown(test_simple_blocks, teardown),
 		cmocka_unit_test_teardown(test_block_inside_object_refused,

@@ -171,6 +171,30 @@ static void test_spares_taken_ahead(void **state)
 	assert_int_equal(take_spares(), 0);
 }
 
+/*
+ * After a scan, the chunks a long queue emptied go back to the page
+ * allocator (memleak_queue_shrink()): the cache keeps only the spares,
+ * a page each.
+ */
+static void test_shrink_gives_chunks_back(void **state)
+{
+	struct memleak_queue q = { NULL, NULL, 0 };
+	unsigned long before;
+
+	(void)state;
+	take_spares();
+	memleak_queue_shrink();
+	before = memleak_queue_pages();
+	for (unsigned long k = 0; k < 40 * MEMLEAK_QUEUE_CHUNK; k++)
+		assert_true(memleak_queue_push(&q, fake(k), k));
+	assert_true(memleak_queue_pages() >= 40);	/* a page a chunk */
+	memleak_queue_empty(&q);
+	memleak_queue_shrink();
+	assert_int_equal(memleak_queue_pages(), before);
+	assert_true(before <= 3);
+	assert_false(memleak_queue_short_of_spares());
+}
+
 static bool by_jiffies(const struct memleak_queue_entry *a,
 		       const struct memleak_queue_entry *b)
 {
@@ -493,6 +517,7 @@ int main(void)
 		cmocka_unit_test(test_pop_keeping_last_chunk),
 		cmocka_unit_test(test_empty_frees_chunks),
 		cmocka_unit_test(test_spares_taken_ahead),
+		cmocka_unit_test(test_shrink_gives_chunks_back),
 		cmocka_unit_test(test_sort_across_chunks),
 		cmocka_unit_test_teardown(test_pinned_slab_records_kept,
 					  teardown),

@@ -137,6 +137,51 @@ static void test_alignment(void **state)
 	kmem_cache_destroy(a256);
 }
 
+/* The share of a slab of c that holds no object, in 1/1024ths. */
+static unsigned long slab_waste(const struct kmem_cache *c)
+{
+	unsigned long bytes = PAGE_SIZE << c->order;
+
+	return (bytes - c->num * c->size) * 1024 / bytes;
+}
+
+/*
+ * SLAB_PACKED: less than 1/32 wasted where some slab up to 32 KiB does
+ * (the others keep 1/8 and at least eight objects), and the smallest such
+ * slab: a page for page-sized objects, which plain caches put eight to
+ * a slab.
+ */
+static void test_packed_slabs(void **state)
+{
+	static const size_t sizes[] = { 104, 536, 776, 1544 };
+	struct kmem_cache *page, *plain_page;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
+		struct kmem_cache *c = kmem_cache_create(
+			"packed", sizes[i], 0, SLAB_NO_DEBUG | SLAB_PACKED, NULL);
+		struct kmem_cache *plain = kmem_cache_create(
+			"plain", sizes[i], 0, SLAB_NO_DEBUG, NULL);
+
+		assert_non_null(c);
+		assert_non_null(plain);
+		assert_true(slab_waste(c) <= 1024 / 32);
+		assert_true(slab_waste(c) <= slab_waste(plain));
+		alloc_free_many(c, 100);
+		assert_int_equal(kmem_cache_destroy(c), 0);
+		assert_int_equal(kmem_cache_destroy(plain), 0);
+	}
+	page = kmem_cache_create("page", PAGE_SIZE, 0,
+				 SLAB_NO_DEBUG | SLAB_PACKED, NULL);
+	plain_page = kmem_cache_create("plain page", PAGE_SIZE, 0,
+				       SLAB_NO_DEBUG, NULL);
+	assert_int_equal(page->order, 0);
+	assert_int_equal(plain_page->num, 8);
+	alloc_free_many(page, 20);
+	assert_int_equal(kmem_cache_destroy(page), 0);
+	assert_int_equal(kmem_cache_destroy(plain_page), 0);
+}
+
 static void test_destroy_refused_while_in_use(void **state)
 {
 	struct kmem_cache *c = kmem_cache_create("busy", 32, 0, 0, NULL);
@@ -421,6 +466,7 @@ int main(void)
 		T(test_bad_create),
 		T(test_constructor),
 		T(test_alignment),
+		T(test_packed_slabs),
 		T(test_destroy_refused_while_in_use),
 		T(test_zalloc),
 		T(test_double_free_in_cpu_array),
