@@ -22,9 +22,10 @@
  *                   suspect pointed to by another one is INDIRECT
  *                2. if any is INDIRECT: from every direct one, walk the
  *                   suspects it points to (COVERED), reading again only
- *                   those that point to suspects (REFERS_TO_SUSPECTS)
- *                3. an INDIRECT one still not covered leads a ring:
- *                   direct, walk from it; repeat
+ *                   those that point to suspects (REFERS_TO_SUSPECTS);
+ *                   list the INDIRECT ones that do (ring candidates)
+ *                3. a candidate still not covered leads a ring: direct,
+ *                   walk from it; repeat
  *
  * The first pass reads no block: step 4 of the scan reads every white
  * block whole for its checksum, and notes then each word that may point
@@ -191,6 +192,25 @@ static struct queue_pos queue_start(const struct memleak_queue *q)
 	return (struct queue_pos){ q->first, q->first ? q->first->head : 0 };
 }
 
+/*
+ * A walk reads a root's memory only when it points to suspects and no
+ * walk covered it yet: most roots are not read, and their memory is not
+ * fetched (their records are, further ahead, for these flags).
+ */
+static void prefetch_root(const struct memleak_queue_chunk *chunk,
+			  unsigned int i)
+{
+	const struct memleak_queue_entry *e;
+	const u16 read = MEMLEAK_REFERS_TO_SUSPECTS | MEMLEAK_COVERED;
+
+	memleak_queue_prefetch_record(chunk, i);
+	if (i + MEMLEAK_QUEUE_AHEAD >= chunk->tail)
+		return;
+	e = &chunk->entry[i + MEMLEAK_QUEUE_AHEAD];
+	if ((e->block->flags & read) == MEMLEAK_REFERS_TO_SUSPECTS)
+		memleak_prefetch_memory(e->block, e->start);
+}
+
 static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos)
 {
 	while (pos->chunk && pos->i >= pos->chunk->tail) {
@@ -199,7 +219,7 @@ static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos)
 	}
 	if (!pos->chunk)
 		return NULL;
-	memleak_queue_prefetch(pos->chunk, pos->i);
+	prefetch_root(pos->chunk, pos->i);
 	return &pos->chunk->entry[pos->i++];
 }
 
@@ -264,6 +284,12 @@ struct walk {
 	struct queue_pos roots;
 	bool (*root)(struct memleak_block *b);
 	unsigned long nr_covered_indirect;	/* pointed to by a suspect */
+	/*
+	 * The walks from direct suspects list the roots they pass over
+	 * that may lead a ring (indirect, pointing to suspects), in the
+	 * queue's order, for the walk that looks for rings (NULL there).
+	 */
+	struct memleak_queue *candidates;
 	/*
 	 * Each walk ends before the next root is looked at: for rings,
 	 * whose leader is the first one no earlier walk covered. The walks
@@ -337,27 +363,36 @@ static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
 		return false;
 	b = e->block;
 	r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
-	if (is_suspect(b) && w->root(b)) {
+	if (!is_suspect(b))
+		return true;
+	if (w->root(b)) {
 		w->from = b;
 		cover(b, e->start, w);
+	} else if (w->candidates &&
+		   (b->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
+		   !memleak_queue_push(w->candidates, b, e->start)) {
+		memleak_disable("out of memory for classifying suspects");
 	}
 	return true;
 }
 
 /*
- * Covers the suspects for which root(b) holds, and everything reachable
- * from them; root may also change b (a ring's leader). Returns how many
- * indirect suspects it covered.
+ * Covers the suspects of the queue roots for which root(b) holds, and
+ * everything reachable from them; root may also change b (a ring's
+ * leader). Returns how many indirect suspects it covered. The others
+ * that point to suspects go to candidates, when given.
  */
-static unsigned long walk_from_each(struct memleak_queue *suspects,
+static unsigned long walk_from_each(struct memleak_queue *roots,
 				    bool (*root)(struct memleak_block *b),
-				    bool in_order)
+				    bool in_order,
+				    struct memleak_queue *candidates)
 {
 	struct walk w = {
 		.todo = { NULL, NULL, 0 },
-		.roots = queue_start(suspects),
+		.roots = queue_start(roots),
 		.root = root,
 		.in_order = in_order,
+		.candidates = candidates,
 	};
 	struct reader r = {
 		.visit = cover_target,
@@ -374,7 +409,12 @@ static bool is_direct(struct memleak_block *b)
 	return !(b->flags & MEMLEAK_INDIRECT);
 }
 
-/* Rings with no way in: their first member not yet covered leads them. */
+/*
+ * Rings with no way in: their first member not yet covered leads them.
+ * Every member points to the next, so the candidates hold them all;
+ * an indirect suspect that points to none is covered by the walk of
+ * the ring upstream of it.
+ */
 static bool leads_a_ring(struct memleak_block *b)
 {
 	if (b->flags & MEMLEAK_COVERED)
@@ -428,15 +468,20 @@ static void count_tiers(struct memleak_queue *suspects)
 
 void memleak_classify_suspects(struct memleak_queue *suspects)
 {
+	struct memleak_queue candidates = { NULL, NULL, 0 };
 	/* The queue is only read here, and its blocks are pinned. */
-	unsigned long nr_indirect = read_notes();
+	unsigned long nr_indirect = read_notes(), flags;
 
 	/*
 	 * All direct (the common case): no ring to look for; nor when the
 	 * walks from the direct ones covered every indirect one.
 	 */
 	if (nr_indirect &&
-	    walk_from_each(suspects, is_direct, false) < nr_indirect)
-		walk_from_each(suspects, leads_a_ring, true);
+	    walk_from_each(suspects, is_direct, false, &candidates) <
+		    nr_indirect)
+		walk_from_each(&candidates, leads_a_ring, true, NULL);
+	memleak_scan_window_enter(&flags);
+	memleak_queue_empty(&candidates);
+	memleak_scan_window_leave(flags);
 	count_tiers(suspects);
 }
