@@ -19,12 +19,13 @@
  * group of suspects nothing else points into has exactly one.
  *
  *   suspects ──▶ 1. each one's words (noted as step 4 summed them): a
- *                   suspect pointed to by another one is INDIRECT
- *                2. if any is INDIRECT: from every direct one, walk the
- *                   suspects it points to (COVERED), reading again only
- *                   those that point to suspects (REFERS_TO_SUSPECTS);
- *                   list the INDIRECT ones that do (ring candidates)
- *                3. a candidate still not covered leads a ring: direct,
+ *                   suspect pointed to by another one is INDIRECT, and
+ *                   one that points to another one (REFERS_TO_SUSPECTS)
+ *                   is listed, a referrer
+ *                2. if any is INDIRECT: from every direct referrer, walk
+ *                   the suspects it points to (COVERED), reading again
+ *                   only the referrers among them
+ *                3. a referrer still not covered leads a ring: direct,
  *                   walk from it; repeat
  *
  * The first pass reads no block: step 4 of the scan reads every white
@@ -33,7 +34,11 @@
  * a pointer (typed blocks), and to no marked slot. Every suspect was
  * white then, and the marks only grow, so the notes hold every word of
  * the first pass; it looks them up, those of suspects only. On a large
- * heap this spares reading every suspect's memory a second time.
+ * heap this spares reading every suspect's memory a second time. The
+ * walks start from the referrers only: a suspect that points to none
+ * is covered by nothing but itself, and leads no ring (each member of
+ * a ring points to the next). On make bench's heap of 1 M blocks, 38%
+ * of the suspects are referrers.
  *
  * The walks read suspects one after another, as many as a window of
  * memleak_lock allows (CLASSIFY_BUDGET words, each suspect counting
@@ -55,11 +60,13 @@
 #define NR_REFERENCES 64
 
 /*
- * The words step 4 noted, an entry each: the white block that holds it,
- * and the word itself in place of a start (an address, not a block:
- * looked up later).
+ * The words step 4 noted: for each white block with any, an entry with
+ * the block and its start, then an entry per word, the block and the
+ * word itself in place of a start (an address, not a block: looked up
+ * later). noting is the block of the last entry.
  */
 static struct memleak_queue notes;
+static struct memleak_block *noting;
 
 static bool is_suspect(const struct memleak_block *b)
 {
@@ -75,15 +82,17 @@ static bool is_suspect(const struct memleak_block *b)
  * then looked up. On a large heap each record is a cache miss: fetched
  * one at a time, as each word is found, the misses would not overlap.
  */
+struct reference {
+	struct memleak_block *from;
+	unsigned long from_start, to;
+};
+
 struct reader {
-	struct {
-		struct memleak_block *from;
-		unsigned long to;
-	} refs[NR_REFERENCES];
+	struct reference refs[NR_REFERENCES];
 	unsigned int nr_refs;
 	unsigned long budget;
-	/* For every other suspect t (at start) a word of from refers to. */
-	void (*visit)(struct memleak_block *from, struct memleak_block *t,
+	/* For every other suspect t (at start) a word of ref->from refers to. */
+	void (*visit)(const struct reference *ref, struct memleak_block *t,
 		      unsigned long start, void *ctx);
 	/*
 	 * The next suspect to read in *s, memleak_lock held; false at the
@@ -110,9 +119,18 @@ static void visit_references(struct reader *r)
 
 		if (t && block_has_key(t, start, r->refs[i].to) &&
 		    t != r->refs[i].from && is_suspect(t))
-			r->visit(r->refs[i].from, t, start, r->ctx);
+			r->visit(&r->refs[i], t, start, r->ctx);
 	}
 	r->nr_refs = 0;
+}
+
+/* Adds to the batch a word of from (at from_start) that may refer to t. */
+static void add_reference(struct reader *r, struct memleak_block *from,
+			  unsigned long from_start, unsigned long to)
+{
+	if (r->nr_refs == NR_REFERENCES)
+		visit_references(r);
+	r->refs[r->nr_refs++] = (struct reference){ from, from_start, to };
 }
 
 /* Reads s's words from *offset on, as many as the window has left. */
@@ -135,10 +153,7 @@ static void read_words(struct reader *r, struct memleak_block *s,
 		    !memleak_reads_word(s, (unsigned long)p - start) ||
 		    memleak_index_marked(*p))
 			continue;
-		if (r->nr_refs == NR_REFERENCES)
-			visit_references(r);
-		r->refs[r->nr_refs].from = s;
-		r->refs[r->nr_refs++].to = *p;
+		add_reference(r, s, start, *p);
 	}
 	*offset = (unsigned long)p - start;
 }
@@ -223,45 +238,67 @@ static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos)
 	return &pos->chunk->entry[pos->i++];
 }
 
-void memleak_classify_note(struct memleak_block *from, unsigned long word)
+void memleak_classify_note(struct memleak_block *from, unsigned long start,
+			   unsigned long word)
 {
 	if (!memleak.enabled)
 		return;
-	if (!memleak_queue_push(&notes, from, word))
+	if ((from != noting && !memleak_queue_push(&notes, from, start)) ||
+	    !memleak_queue_push(&notes, from, word)) {
 		memleak_disable("out of memory for classifying suspects");
+		return;
+	}
+	noting = from;
 }
 
-/* Pass 1: a suspect another one points to is indirect. */
-static void mark_indirect(struct memleak_block *from, struct memleak_block *t,
+/* What pass 1 finds: how many are indirect, and the referrers. */
+struct first_pass {
+	unsigned long nr_indirect;
+	struct memleak_queue *referrers;
+};
+
+/*
+ * Pass 1: a suspect another one points to is indirect; one that points
+ * to another one is a referrer, listed the first time (its notes are
+ * in a row, so the referrers come in the order of the suspects).
+ */
+static void mark_indirect(const struct reference *ref, struct memleak_block *t,
 			  unsigned long start, void *ctx)
 {
-	unsigned long *nr_indirect = ctx;
+	struct first_pass *pass = ctx;
+	struct memleak_block *from = ref->from;
 
 	(void)start;
-	from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
+	if (!(from->flags & MEMLEAK_REFERS_TO_SUSPECTS)) {
+		from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
+		if (!memleak_queue_push(pass->referrers, from, ref->from_start))
+			memleak_disable("out of memory for classifying suspects");
+	}
 	if (!(t->flags & MEMLEAK_INDIRECT))
-		(*nr_indirect)++;
+		pass->nr_indirect++;
 	t->flags |= MEMLEAK_INDIRECT;
 }
 
 /*
  * Pass 1 from the notes, each taken from the queue: those of suspects
  * go to the batch, a window of memleak_lock per CLASSIFY_BUDGET notes.
- * Returns how many suspects it found indirect.
+ * Returns how many suspects it found indirect; lists the referrers.
  */
-static unsigned long read_notes(void)
+static unsigned long read_notes(struct memleak_queue *referrers)
 {
-	unsigned long nr_indirect = 0, flags, n = 0;
-	struct reader r = { .visit = mark_indirect, .ctx = &nr_indirect };
+	struct first_pass pass = { 0, referrers };
+	struct reader r = { .visit = mark_indirect, .ctx = &pass };
+	struct memleak_block *from = NULL;
+	unsigned long from_start = 0, flags, n = 0;
 	struct memleak_queue_entry note;
 
 	memleak_scan_window_enter(&flags);
 	while (memleak_queue_pop(&notes, &note)) {
-		if (is_suspect(note.block)) {
-			if (r.nr_refs == NR_REFERENCES)
-				visit_references(&r);
-			r.refs[r.nr_refs].from = note.block;
-			r.refs[r.nr_refs++].to = note.start;
+		if (note.block != from) {	/* a block's first: its start */
+			from = note.block;
+			from_start = note.start;
+		} else if (is_suspect(from)) {
+			add_reference(&r, from, from_start, note.start);
 		}
 		if (++n % CLASSIFY_BUDGET == 0) {
 			visit_references(&r);
@@ -270,8 +307,9 @@ static unsigned long read_notes(void)
 		}
 	}
 	visit_references(&r);
+	noting = NULL;
 	memleak_scan_window_leave(flags);
-	return nr_indirect;
+	return pass.nr_indirect;
 }
 
 /*
@@ -284,12 +322,6 @@ struct walk {
 	struct queue_pos roots;
 	bool (*root)(struct memleak_block *b);
 	unsigned long nr_covered_indirect;	/* pointed to by a suspect */
-	/*
-	 * The walks from direct suspects list the roots they pass over
-	 * that may lead a ring (indirect, pointing to suspects), in the
-	 * queue's order, for the walk that looks for rings (NULL there).
-	 */
-	struct memleak_queue *candidates;
 	/*
 	 * Each walk ends before the next root is looked at: for rings,
 	 * whose leader is the first one no earlier walk covered. The walks
@@ -323,12 +355,12 @@ static void cover(struct memleak_block *t, unsigned long start, struct walk *w)
  * upstream of its ring came by, is not yet, and is no leader after all
  * (unless the walk is its own, back round its ring).
  */
-static void cover_target(struct memleak_block *from, struct memleak_block *t,
+static void cover_target(const struct reference *ref, struct memleak_block *t,
 			 unsigned long start, void *ctx)
 {
 	struct walk *w = ctx;
 
-	(void)from;
+	(void)ref;
 	if (t != w->from)
 		t->flags |= MEMLEAK_INDIRECT;
 	cover(t, start, w);
@@ -363,15 +395,9 @@ static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
 		return false;
 	b = e->block;
 	r->budget -= min(r->budget, (unsigned long)SUSPECT_WORDS);
-	if (!is_suspect(b))
-		return true;
-	if (w->root(b)) {
+	if (is_suspect(b) && w->root(b)) {
 		w->from = b;
 		cover(b, e->start, w);
-	} else if (w->candidates &&
-		   (b->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
-		   !memleak_queue_push(w->candidates, b, e->start)) {
-		memleak_disable("out of memory for classifying suspects");
 	}
 	return true;
 }
@@ -379,20 +405,17 @@ static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
 /*
  * Covers the suspects of the queue roots for which root(b) holds, and
  * everything reachable from them; root may also change b (a ring's
- * leader). Returns how many indirect suspects it covered. The others
- * that point to suspects go to candidates, when given.
+ * leader). Returns how many indirect suspects it covered.
  */
 static unsigned long walk_from_each(struct memleak_queue *roots,
 				    bool (*root)(struct memleak_block *b),
-				    bool in_order,
-				    struct memleak_queue *candidates)
+				    bool in_order)
 {
 	struct walk w = {
 		.todo = { NULL, NULL, 0 },
 		.roots = queue_start(roots),
 		.root = root,
 		.in_order = in_order,
-		.candidates = candidates,
 	};
 	struct reader r = {
 		.visit = cover_target,
@@ -410,10 +433,9 @@ static bool is_direct(struct memleak_block *b)
 }
 
 /*
- * Rings with no way in: their first member not yet covered leads them.
- * Every member points to the next, so the candidates hold them all;
- * an indirect suspect that points to none is covered by the walk of
- * the ring upstream of it.
+ * Rings with no way in: their first member not yet covered leads them
+ * (every member is a referrer; an indirect suspect that points to none
+ * is covered by the walk of the ring upstream of it).
  */
 static bool leads_a_ring(struct memleak_block *b)
 {
@@ -468,20 +490,19 @@ static void count_tiers(struct memleak_queue *suspects)
 
 void memleak_classify_suspects(struct memleak_queue *suspects)
 {
-	struct memleak_queue candidates = { NULL, NULL, 0 };
-	/* The queue is only read here, and its blocks are pinned. */
-	unsigned long nr_indirect = read_notes(), flags;
+	struct memleak_queue referrers = { NULL, NULL, 0 };
+	/* The queues are only read here, and their blocks are pinned. */
+	unsigned long nr_indirect = read_notes(&referrers), flags;
 
 	/*
 	 * All direct (the common case): no ring to look for; nor when the
 	 * walks from the direct ones covered every indirect one.
 	 */
 	if (nr_indirect &&
-	    walk_from_each(suspects, is_direct, false, &candidates) <
-		    nr_indirect)
-		walk_from_each(&candidates, leads_a_ring, true, NULL);
+	    walk_from_each(&referrers, is_direct, false) < nr_indirect)
+		walk_from_each(&referrers, leads_a_ring, true);
 	memleak_scan_window_enter(&flags);
-	memleak_queue_empty(&candidates);
+	memleak_queue_empty(&referrers);
 	memleak_scan_window_leave(flags);
 	count_tiers(suspects);
 }

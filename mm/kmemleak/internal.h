@@ -849,11 +849,13 @@ void memleak_init_logs(void);
 struct memleak_queue;
 void memleak_classify_suspects(struct memleak_queue *suspects);
 /*
- * A word of white block from that may point to another white block,
- * noted by step 4 for the classification's first pass (memleak_lock
- * held); every scan that notes also classifies, which empties the notes.
+ * A word of white block from (at start) that may point to another white
+ * block, noted by step 4 for the classification's first pass
+ * (memleak_lock held), a block's words in a row; every scan that notes
+ * also classifies, which empties the notes.
  */
-void memleak_classify_note(struct memleak_block *from, unsigned long word);
+void memleak_classify_note(struct memleak_block *from, unsigned long start,
+			   unsigned long word);
 enum memleak_tier memleak_block_tier(const struct memleak_block *b);
 
 /*

@@ -612,7 +612,7 @@ static void note_if_white_target(struct memleak_block *b, unsigned long start,
 	if (memleak_in_bounds(*p) &&
 	    memleak_reads_word(b, (unsigned long)p - start) &&
 	    !memleak_index_marked(*p))
-		memleak_classify_note(b, *p);
+		memleak_classify_note(b, start, *p);
 }
 
 /*

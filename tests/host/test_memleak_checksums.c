@@ -121,12 +121,12 @@ static void test_notes_out_of_memory(void **state)
 	memleak_flush_pending();
 	no_pages = true;
 	for (n = 0; memleak.enabled && n < 100000; n++)
-		memleak_classify_note(b, (unsigned long)p);
+		memleak_classify_note(b, (unsigned long)p, (unsigned long)p);
 	no_pages = false;
 	assert_false(memleak.enabled);
 	full = memleak_queue_pages();
 	for (unsigned int i = 0; i < 2 * MEMLEAK_QUEUE_CHUNK; i++)
-		memleak_classify_note(b, (unsigned long)p);
+		memleak_classify_note(b, (unsigned long)p, (unsigned long)p);
 	assert_int_equal(memleak_queue_pages(), full);
 	memleak_classify_suspects(&none);
 	slab_shrink_all();	/* the notes' chunks, drained, go back */
