@@ -85,9 +85,9 @@ static unsigned long *slab_starts;
 static unsigned int page_entries_order, slab_starts_order;
 
 /*
- * The bit pool: a slab's run of word triples holds three bits per slot,
- * the three of a slot side by side, so that one cache line answers the
- * scan and takes its answer:
+ * The bit pool (slot_bits.c): three bits for each slot of a slab with
+ * tracked objects, the three of a slot in one cache line, so that it
+ * answers the scan and takes its answer:
  *
  *   mark    the running scan has found this block gray or black: a word
  *           pointing to it changes nothing (most blocks are pointed to
@@ -107,29 +107,7 @@ static unsigned int page_entries_order, slab_starts_order;
  *
  * (The read bits had an array of their own, indexed alike: the lookup
  * that set one then missed the cache twice, for the mark and for it.)
- * Runs are a power of two of triples long, from a free list per length
- * (linked through the simple words, which are never cleared whole) or
- * from the end of the pool, which doubles when full. Bit patterns, no
- * pointers: the pool is pages the scan never reads as roots.
  */
-struct slot_bits {
-	unsigned long mark, simple, read;
-};
-#define RUN_ORDERS 16
-static struct slot_bits *bit_pool;
-static unsigned long pool_size;	/* capacity, in triples */
-static unsigned long pool_end;		/* triples handed out so far */
-static u32 free_runs[RUN_ORDERS];	/* first free run of each order + 1 */
-
-/* The least order with 2^order >= n. */
-static unsigned int order_of(unsigned long n)
-{
-	unsigned int order = 0;
-
-	while ((1ul << order) < n)
-		order++;
-	return order;
-}
 
 /*
  * Record arrays come from the collector's own caches, in eight sizes
@@ -195,23 +173,17 @@ static size_t records_bytes(unsigned int nr_slots)
 	       (size_t)nr_slots * sizeof(struct memleak_block);
 }
 
-/* Whole pages, untracked: the collector's own (memleak_lock held). */
-static void *alloc_table(unsigned int order)
+void *memleak_alloc_table(unsigned int order)
 {
 	struct page *page = alloc_pages(GFP_ATOMIC | __GFP_NOWARN, order);
 
 	return page ? page_address(page) : NULL;
 }
 
-static void free_table(void *table, unsigned int order)
+void memleak_free_table(void *table, unsigned int order)
 {
 	if (table)
 		__free_pages(virt_to_page(table), order);
-}
-
-static unsigned int pool_order(unsigned long triples)
-{
-	return get_order(triples * sizeof(struct slot_bits));
 }
 
 /* Class 8 * k + q holds (8 + q) * 2^k records, q from 0 to 7. */
@@ -255,7 +227,7 @@ static struct records_header *alloc_records(unsigned int nr_slots)
 
 	if (class < nr_records_classes)
 		return kmem_cache_alloc(records_cache[class], GFP_ATOMIC);
-	h = alloc_table(get_order(bytes));
+	h = memleak_alloc_table(get_order(bytes));
 	if (!h)
 		return NULL;
 	records_pages += 1ul << get_order(bytes);
@@ -273,7 +245,7 @@ static void free_records(struct records_header *h, unsigned int nr_slots)
 		return;
 	}
 	set_array_pages(h, bytes, NULL);
-	free_table(h, get_order(bytes));
+	memleak_free_table(h, get_order(bytes));
 	records_pages -= 1ul << get_order(bytes);
 }
 
@@ -298,8 +270,8 @@ int memleak_index_init(void)
 		return -ENOMEM;
 	page_entries_order = get_order(nr_pages * sizeof(struct page_entry));
 	slab_starts_order = get_order(BITS_TO_LONGS(nr_pages) * sizeof(long));
-	memleak_page_entries = alloc_table(page_entries_order);
-	slab_starts = alloc_table(slab_starts_order);
+	memleak_page_entries = memleak_alloc_table(page_entries_order);
+	slab_starts = memleak_alloc_table(slab_starts_order);
 	if (!memleak_page_entries || !slab_starts)
 		return -ENOMEM;
 	memset(memleak_page_entries, 0, nr_pages * sizeof(struct page_entry));
@@ -315,9 +287,7 @@ unsigned long memleak_index_table_pages(void)
 		pages += 1ul << page_entries_order;
 	if (slab_starts)
 		pages += 1ul << slab_starts_order;
-	if (pool_size)
-		pages += 1ul << pool_order(pool_size);
-	return pages;
+	return pages + memleak_slot_bits_pages();
 }
 
 static unsigned long record_pages(void)
@@ -340,75 +310,6 @@ void memleak_index_metadata(struct memleak_metadata *m)
 void memleak_index_shrink(void)
 {
 	memleak_tree_shrink();
-}
-
-/* ------------------------------------------------------------------ */
-/* The bit pool                                                        */
-
-/* The pool twice as large (at least triples more), or false. */
-static bool grow_pool(unsigned long triples)
-{
-	unsigned long least = PAGE_SIZE / sizeof(struct slot_bits);
-	unsigned long n = max(pool_size * 2, least);
-	struct slot_bits *pool;
-
-	while (n < pool_end + triples)
-		n *= 2;
-	pool = alloc_table(pool_order(n));
-	if (!pool)
-		return false;
-	if (pool_size) {
-		memcpy(pool, bit_pool, pool_end * sizeof(*pool));
-		free_table(bit_pool, pool_order(pool_size));
-	}
-	bit_pool = pool;
-	pool_size = n;
-	return true;
-}
-
-/* A run of triples, cleared; false when out of memory. */
-static bool alloc_run(unsigned int triples, u32 *first)
-{
-	unsigned int order = order_of(triples);
-
-	if (order >= RUN_ORDERS)
-		return false;
-	if (free_runs[order]) {
-		*first = free_runs[order] - 1;
-		free_runs[order] = (u32)bit_pool[*first].simple;
-	} else {
-		if (pool_end + (1u << order) > pool_size &&
-		    !grow_pool(1u << order))
-			return false;
-		*first = (u32)pool_end;
-		pool_end += 1u << order;
-	}
-	memset(&bit_pool[*first], 0, (1u << order) * sizeof(struct slot_bits));
-	return true;
-}
-
-static void free_run(u32 first, unsigned int triples)
-{
-	unsigned int order = order_of(triples);
-
-	bit_pool[first].simple = free_runs[order];
-	free_runs[order] = first + 1;
-}
-
-unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
-{
-	unsigned long end = min(pool_end, from + words);
-
-	for (; from < end; from++) {
-		bit_pool[from].mark = 0;
-		bit_pool[from].read = 0;
-	}
-	return from < pool_end ? from : 0;
-}
-
-void memleak_index_clear_all_marks(void)
-{
-	memleak_index_clear_marks(0, pool_end);
 }
 
 static bool same_shape(const struct slab_shape *a, const struct slab_shape *b)
@@ -468,21 +369,15 @@ static unsigned long object_start(const struct slab_shape *sh,
 	return base + (unsigned long)i * sh->size + sh->obj_offset;
 }
 
-/* Where slot i's bits are in the pool, and their mask in each word. */
-static unsigned long bits_index(u32 first_bits, unsigned int i)
-{
-	return first_bits + i / BITS_PER_LONG;
-}
-
-static unsigned long bit_mask(unsigned int i)
-{
-	return 1ul << (i % BITS_PER_LONG);
-}
-
-/* Slot i's mark, simple and read words in the pool (bit_mask(i) in each). */
+/* Slot i's mark, simple and read words in the pool (bit_of() in each). */
 static struct slot_bits *bits_of(const struct page_entry *e, unsigned int i)
 {
-	return &bit_pool[bits_index(e->first_bits, i)];
+	return slot_bits_of(e->first_bits, i);
+}
+
+static unsigned long bit_of(const struct page_entry *e, unsigned int i)
+{
+	return slot_bit(e->first_bits, i);
 }
 
 static bool record_used(const struct memleak_block *r)
@@ -573,11 +468,11 @@ static struct page_entry *new_records(const struct slab_geometry *g)
 
 	if (!shape)
 		return NULL;
-	if (!alloc_run(BITS_TO_LONGS(g->nr_slots), &first_bits))
+	if (!memleak_slot_bits_alloc(g->nr_slots, &first_bits))
 		return NULL;
 	h = alloc_records(g->nr_slots);
 	if (!h) {
-		free_run(first_bits, BITS_TO_LONGS(g->nr_slots));
+		memleak_slot_bits_free(first_bits, g->nr_slots);
 		return NULL;
 	}
 	h->slab = (u32)(entry_of(g->base) - memleak_page_entries);
@@ -606,7 +501,7 @@ static void drop_records(struct page_entry *first, unsigned long base)
 
 	set_pages(base, sh->nr_pages, NULL, 0, 0);
 	clear_bit(first - memleak_page_entries, slab_starts);
-	free_run(first_bits, BITS_TO_LONGS(sh->nr_slots));
+	memleak_slot_bits_free(first_bits, sh->nr_slots);
 	memleak.index_bytes -= bytes;
 	if (!memleak.pins) {
 		free_records(header_of_records(r), sh->nr_slots);
@@ -631,7 +526,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	const struct slab_shape *sh;
 	struct memleak_block *r;
 	struct slot_bits *bits;
-	unsigned long base;
+	unsigned long base, bit;
 	unsigned int i;
 
 	sh = &shapes[e->shape];
@@ -652,9 +547,10 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	r->min_count = (s8)min_count;
 	r->flags = MEMLEAK_ALLOCATED;
 	bits = bits_of(e, i);
-	bits->mark &= ~bit_mask(i);	/* the slot's new block: unmarked */
+	bit = bit_of(e, i);
+	bits->mark &= ~bit;	/* the slot's new block: unmarked */
 	if (block_is_simple(r))
-		bits->simple |= bit_mask(i);
+		bits->simple |= bit;
 	first_entry(e, start, base)->nr_used++;
 	*err = 0;
 	return r;
@@ -669,10 +565,11 @@ static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 {
 	const struct slab_shape *sh = &shapes[e->shape];
 	struct slot_bits *bits = bits_of(e, i);
+	unsigned long bit = bit_of(e, i);
 
-	bits->simple &= ~bit_mask(i);
+	bits->simple &= ~bit;
 	/* Unread until its next block is read: set only in a used slot. */
-	bits->read &= ~bit_mask(i);
+	bits->read &= ~bit;
 	b->flags = 0;
 	e -= object_start(sh, 0, i) >> PAGE_SHIFT;	/* the slab's first */
 	e->nr_used--;
@@ -786,7 +683,7 @@ struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
 	if (i >= sh->nr_slots)
 		return NULL;	/* in the slab's unused tail */
 	bits = bits_of(e, i);
-	bit = bit_mask(i);
+	bit = bit_of(e, i);
 	if (bits->mark & bit)
 		return NULL;
 	if ((bits->simple & bit) && addr == object_start(sh, base, i)) {
@@ -809,7 +706,7 @@ bool memleak_index_marked(unsigned long addr)
 	unsigned int i;
 	struct page_entry *e = slab_slot(addr, &i);
 
-	return e && (bits_of(e, i)->mark & bit_mask(i));
+	return e && (bits_of(e, i)->mark & bit_of(e, i));
 }
 
 struct memleak_block *memleak_index_slot(unsigned long addr)
@@ -872,20 +769,22 @@ void memleak_index_mark(const struct memleak_block *b, unsigned long start)
 	struct page_entry *e = slab_slot(start, &i);
 
 	if (e && e->records + i == b)
-		bits_of(e, i)->mark |= bit_mask(i);
+		bits_of(e, i)->mark |= bit_of(e, i);
 }
 
 void memleak_index_update(const struct memleak_block *b)
 {
+	struct slot_bits *bits;
 	unsigned int i;
 	struct page_entry *e = slot_of_block(b, &i);
 
 	if (!e)
 		return;
+	bits = bits_of(e, i);
 	if (block_is_simple(b))
-		bits_of(e, i)->simple |= bit_mask(i);
+		bits->simple |= bit_of(e, i);
 	else
-		bits_of(e, i)->simple &= ~bit_mask(i);
+		bits->simple &= ~bit_of(e, i);
 }
 
 bool memleak_index_page_used(unsigned long addr)
@@ -907,7 +806,7 @@ next_clear(const struct page_entry *e, unsigned int i, unsigned int nr_slots,
 	   bool in_read_bits)
 {
 	while (i < nr_slots) {
-		unsigned int bit = i % BITS_PER_LONG;
+		unsigned int bit = (e->first_bits + i) % BITS_PER_LONG;
 		unsigned long word = in_read_bits ? bits_of(e, i)->read :
 						    bits_of(e, i)->mark;
 		unsigned long clear = ~word >> bit;

@@ -7,6 +7,7 @@
 #ifndef MM_KMEMLEAK_INDEX_H
 #define MM_KMEMLEAK_INDEX_H
 
+#include <kernel/bitops.h>
 #include <kernel/mm.h>
 #include "internal.h"
 
@@ -18,7 +19,7 @@
  */
 struct page_entry {
 	struct memleak_block *records;	/* a slab's: one per slot */
-	u32 first_bits;		/* a slab's: its run in the bit pool */
+	u32 first_bits;		/* a slab's: its first bit in the bit pool */
 	u16 shape;		/* 0: none; SHAPE_TREE; else the slab's */
 	u16 nr_used;		/* a slab's first page: its records in use */
 };
@@ -30,6 +31,36 @@ static inline bool is_slab_shape(u32 shape)
 {
 	return shape && shape != SHAPE_TREE;
 }
+
+/*
+ * slot_bits.c: the bit pool. The slab whose run starts at bit first_bits
+ * has slot i's mark, simple and read bits in the words of
+ * slot_bits_of(first_bits, i), at slot_bit(first_bits, i) in each.
+ * Alloc gives a slab of nr_slots its run, cleared (false: out of
+ * memory); free gives it back; pages counts the pool's.
+ */
+struct slot_bits {
+	unsigned long mark, simple, read;
+};
+extern struct slot_bits *memleak_slot_bits;
+
+static inline struct slot_bits *slot_bits_of(u32 first_bits, unsigned int i)
+{
+	return &memleak_slot_bits[(first_bits + i) / BITS_PER_LONG];
+}
+
+static inline unsigned long slot_bit(u32 first_bits, unsigned int i)
+{
+	return 1ul << ((first_bits + i) % BITS_PER_LONG);
+}
+
+bool memleak_slot_bits_alloc(unsigned int nr_slots, u32 *first_bits);
+void memleak_slot_bits_free(u32 first_bits, unsigned int nr_slots);
+unsigned long memleak_slot_bits_pages(void);
+
+/* Whole pages, untracked: the collector's own (index.c; memleak_lock held). */
+void *memleak_alloc_table(unsigned int order);
+void memleak_free_table(void *table, unsigned int order);
 
 /* One entry per page frame of RAM, pfn min_pfn first (index.c). */
 extern struct page_entry *memleak_page_entries;

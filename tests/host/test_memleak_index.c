@@ -162,6 +162,114 @@ static void test_records_fit_their_slabs(void **state)
 	assert_int_equal(kmem_cache_destroy(c), 0);
 }
 
+/*
+ * The bit pool (slot_bits.c): slabs of up to a quarter of a word of
+ * slots take a quarter of a triple, up to half a word a half, so that
+ * four or two share one; a piece's bits are its own, cleared when it is
+ * given, and the pieces freed are taken again, the pool not growing.
+ */
+#define NR_PIECES 2720
+
+/* A quarter with all its bits set. */
+static u32 set_quarter(void)
+{
+	u32 q;
+
+	assert_true(memleak_slot_bits_alloc(BITS_PER_LONG / 4, &q));
+	for (unsigned int i = 0; i < BITS_PER_LONG / 4; i++) {
+		slot_bits_of(q, i)->simple |= slot_bit(q, i);
+		slot_bits_of(q, i)->mark |= slot_bit(q, i);
+	}
+	return q;
+}
+
+/*
+ * Quarters taken until four in a row fill a new triple (the ones other
+ * triples lend come first), its second one freed: the next quarter is
+ * that one again, and clear.
+ */
+static bool lent_piece_is_clear(void)
+{
+	const unsigned int quarter = BITS_PER_LONG / 4;
+	u32 q[16], again;
+	unsigned int n = 0;
+	bool clear;
+
+	do {
+		assert_true(n < ARRAY_SIZE(q));
+		q[n++] = set_quarter();
+	} while (n < 4 || q[n - 4] % BITS_PER_LONG ||
+		 q[n - 1] != q[n - 4] + 3 * quarter);
+	memleak_slot_bits_free(q[n - 3], quarter);
+	assert_true(memleak_slot_bits_alloc(quarter, &again));
+	clear = again == q[n - 3] &&
+		!(slot_bits_of(again, 0)->simple & slot_bit(again, 0));
+	for (unsigned int k = 0; k < n; k++)
+		memleak_slot_bits_free(q[k], quarter);
+	return clear;
+}
+
+static void test_slot_bits_pieces(void **state)
+{
+	static u32 quarters[NR_PIECES], halves[NR_PIECES / 2];
+	static unsigned char triple_used[NR_PIECES * 2];
+	const unsigned int quarter = BITS_PER_LONG / 4;
+	unsigned long pages, lowest = ~0ul, triples = 0;
+	u32 whole;
+
+	(void)state;
+	for (unsigned int round = 0; round < 2; round++) {
+		for (unsigned int k = 0; k < NR_PIECES; k++) {
+			assert_true(memleak_slot_bits_alloc(quarter, &quarters[k]));
+			assert_int_equal(quarters[k] % quarter, 0);
+			/* A new piece's bits are clear; then all set. */
+			for (unsigned int i = 0; i < quarter; i++) {
+				struct slot_bits *b = slot_bits_of(quarters[k], i);
+				unsigned long bit = slot_bit(quarters[k], i);
+
+				assert_false((b->mark | b->simple | b->read) & bit);
+				b->mark |= bit;
+				b->simple |= bit;
+				b->read |= bit;
+			}
+		}
+		for (unsigned int k = 0; k < NR_PIECES / 2; k++) {
+			assert_true(memleak_slot_bits_alloc(BITS_PER_LONG / 2,
+							    &halves[k]));
+			assert_int_equal(halves[k] % (BITS_PER_LONG / 2), 0);
+			assert_false(slot_bits_of(halves[k], 0)->mark &
+				     slot_bit(halves[k], 0));
+		}
+		if (round == 0)
+			pages = memleak_slot_bits_pages();
+		/* The second round took the pieces the first gave back. */
+		assert_int_equal(memleak_slot_bits_pages(), pages);
+		for (unsigned int k = 0; k < NR_PIECES; k++)
+			lowest = min(lowest, quarters[k] / BITS_PER_LONG);
+		for (unsigned int k = 0; k < NR_PIECES; k++) {
+			unsigned long t = quarters[k] / BITS_PER_LONG - lowest;
+
+			assert_true(t < sizeof(triple_used));
+			triples += !triple_used[t];
+			triple_used[t] = 1;
+		}
+		/* Four to a triple (two more for pieces other slabs hold). */
+		assert_true(triples <= NR_PIECES / 4 + 2);
+		memset(triple_used, 0, sizeof(triple_used));
+		triples = 0;
+		for (unsigned int k = 0; k < NR_PIECES; k++)
+			memleak_slot_bits_free(quarters[k], quarter);
+		for (unsigned int k = 0; k < NR_PIECES / 2; k++)
+			memleak_slot_bits_free(halves[k], BITS_PER_LONG / 2);
+	}
+	assert_true(lent_piece_is_clear());
+	/* A slab of more than half a word of slots has a whole triple. */
+	assert_true(memleak_slot_bits_alloc(BITS_PER_LONG / 2 + 1, &whole));
+	assert_int_equal(whole % BITS_PER_LONG, 0);
+	assert_int_equal(slot_bits_of(whole, 0)->mark, 0);
+	memleak_slot_bits_free(whole, BITS_PER_LONG / 2 + 1);
+}
+
 /* A block that starts in a slab object and runs past it is refused. */
 static void test_slab_object_overrun(void **state)
 {
@@ -898,6 +1006,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_slab_object_overrun, teardown),
 		cmocka_unit_test_teardown(test_records_fit_their_slabs,
 					  teardown),
+		cmocka_unit_test_teardown(test_slot_bits_pieces, teardown),
 		cmocka_unit_test_teardown(test_marks, teardown),
 		cmocka_unit_test_teardown(test_simple_blocks, teardown),
 		cmocka_unit_test_teardown(test_block_inside_object_refused,
