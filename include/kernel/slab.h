@@ -24,7 +24,7 @@
 #define SLAB_NO_DEBUG		0x08ul	/* never add the CONFIG_SLAB_DEBUG flags */
 #define SLAB_KMALLOC		0x10ul	/* one of kmalloc's caches */
 #define SLAB_NOLEAKTRACE	0x20ul	/* objects never tracked by the collector */
-#define SLAB_PACKED		0x40ul	/* slabs that waste under 1/32 (mm/slab.c) */
+#define SLAB_PACKED		0x40ul	/* slabs wasting < 1/32 (mm/slab.c) */
 
 #define SLAB_NAME_LEN 24
 /* Free objects a CPU may keep; the cache sets its own limit below it. */

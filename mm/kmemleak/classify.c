@@ -91,7 +91,7 @@ struct reader {
 	struct reference refs[NR_REFERENCES];
 	unsigned int nr_refs;
 	unsigned long budget;
-	/* For every other suspect t (at start) a word of ref->from refers to. */
+	/* Each other suspect t (at start) a word of ref->from refers to. */
 	void (*visit)(const struct reference *ref, struct memleak_block *t,
 		      unsigned long start, void *ctx);
 	/*
@@ -269,11 +269,10 @@ static void mark_indirect(const struct reference *ref, struct memleak_block *t,
 	struct memleak_block *from = ref->from;
 
 	(void)start;
-	if (!(from->flags & MEMLEAK_REFERS_TO_SUSPECTS)) {
-		from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
-		if (!memleak_queue_push(pass->referrers, from, ref->from_start))
-			memleak_disable("out of memory for classifying suspects");
-	}
+	if (!(from->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
+	    !memleak_queue_push(pass->referrers, from, ref->from_start))
+		memleak_disable("out of memory for classifying suspects");
+	from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
 	if (!(t->flags & MEMLEAK_INDIRECT))
 		pass->nr_indirect++;
 	t->flags |= MEMLEAK_INDIRECT;

@@ -78,7 +78,8 @@ unsigned long memleak_slot_bits_pages(void)
 /* The pool and its piece map twice as large (at least triples more). */
 static bool grow_pool(unsigned long triples)
 {
-	unsigned long n = max(pool_size * 2, PAGE_SIZE / sizeof(struct slot_bits));
+	const unsigned long least = PAGE_SIZE / sizeof(struct slot_bits);
+	unsigned long n = max(pool_size * 2, least);
 	struct slot_bits *pool;
 	u8 *map;
 

@@ -158,8 +158,9 @@ static void test_packed_slabs(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(sizes); i++) {
-		struct kmem_cache *c = kmem_cache_create(
-			"packed", sizes[i], 0, SLAB_NO_DEBUG | SLAB_PACKED, NULL);
+		const unsigned long flags = SLAB_NO_DEBUG | SLAB_PACKED;
+		struct kmem_cache *c = kmem_cache_create("packed", sizes[i], 0,
+							 flags, NULL);
 		struct kmem_cache *plain = kmem_cache_create(
 			"plain", sizes[i], 0, SLAB_NO_DEBUG, NULL);
 
