@@ -21,10 +21,11 @@
  *   suspects ──▶ 1. each one's words (noted as step 4 summed them): a
  *                   suspect pointed to by another one is INDIRECT, and
  *                   one that points to another one (REFERS_TO_SUSPECTS)
- *                   is listed, a referrer
+ *                   is listed, a referrer, and so is each such pointer
+ *                   (an edge: from, to)
  *                2. if any is INDIRECT: from every direct referrer, walk
- *                   the suspects it points to (COVERED), reading again
- *                   only the referrers among them
+ *                   the suspects its edges point to (COVERED), reading
+ *                   again only the referrers among them
  *                3. a referrer still not covered leads a ring: direct,
  *                   walk from it; repeat
  *
@@ -38,7 +39,8 @@
  * walks start from the referrers only: a suspect that points to none
  * is covered by nothing but itself, and leads no ring (each member of
  * a ring points to the next). On make bench's heap of 1 M blocks, 38%
- * of the suspects are referrers.
+ * of the suspects are referrers. The walk from the direct ones takes
+ * their edges from pass 1, and reads no direct suspect either.
  *
  * The walks read suspects one after another, as many as a window of
  * memleak_lock allows (CLASSIFY_BUDGET words, each suspect counting
@@ -226,7 +228,9 @@ static void prefetch_root(const struct memleak_queue_chunk *chunk,
 		memleak_prefetch_memory(e->block, e->start);
 }
 
-static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos)
+/* The next entry; with memory, its memory fetched ahead (else a record). */
+static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos,
+							bool memory)
 {
 	while (pos->chunk && pos->i >= pos->chunk->tail) {
 		pos->chunk = pos->chunk->next;
@@ -234,7 +238,10 @@ static const struct memleak_queue_entry *next_in_queue(struct queue_pos *pos)
 	}
 	if (!pos->chunk)
 		return NULL;
-	prefetch_root(pos->chunk, pos->i);
+	if (memory)
+		prefetch_root(pos->chunk, pos->i);
+	else
+		memleak_queue_prefetch_record(pos->chunk, pos->i);
 	return &pos->chunk->entry[pos->i++];
 }
 
@@ -251,16 +258,18 @@ void memleak_classify_note(struct memleak_block *from, unsigned long start,
 	noting = from;
 }
 
-/* What pass 1 finds: how many are indirect, and the referrers. */
+/* What pass 1 finds: how many are indirect, the referrers, the edges. */
 struct first_pass {
 	unsigned long nr_indirect;
 	struct memleak_queue *referrers;
+	struct memleak_queue *edges;	/* (from, from's start), (to, start) */
 };
 
 /*
  * Pass 1: a suspect another one points to is indirect; one that points
  * to another one is a referrer, listed the first time (its notes are
- * in a row, so the referrers come in the order of the suspects).
+ * in a row, so the referrers come in the order of the suspects), and
+ * each such pointer is an edge.
  */
 static void mark_indirect(const struct reference *ref, struct memleak_block *t,
 			  unsigned long start, void *ctx)
@@ -268,9 +277,10 @@ static void mark_indirect(const struct reference *ref, struct memleak_block *t,
 	struct first_pass *pass = ctx;
 	struct memleak_block *from = ref->from;
 
-	(void)start;
-	if (!(from->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
-	    !memleak_queue_push(pass->referrers, from, ref->from_start))
+	if ((!(from->flags & MEMLEAK_REFERS_TO_SUSPECTS) &&
+	     !memleak_queue_push(pass->referrers, from, ref->from_start)) ||
+	    !memleak_queue_push(pass->edges, from, ref->from_start) ||
+	    !memleak_queue_push(pass->edges, t, start))
 		memleak_disable("out of memory for classifying suspects");
 	from->flags |= MEMLEAK_REFERS_TO_SUSPECTS;
 	if (!(t->flags & MEMLEAK_INDIRECT))
@@ -281,11 +291,13 @@ static void mark_indirect(const struct reference *ref, struct memleak_block *t,
 /*
  * Pass 1 from the notes, each taken from the queue: those of suspects
  * go to the batch, a window of memleak_lock per CLASSIFY_BUDGET notes.
- * Returns how many suspects it found indirect; lists the referrers.
+ * Returns how many suspects it found indirect; lists the referrers and
+ * the edges.
  */
-static unsigned long read_notes(struct memleak_queue *referrers)
+static unsigned long read_notes(struct memleak_queue *referrers,
+				struct memleak_queue *edges)
 {
-	struct first_pass pass = { 0, referrers };
+	struct first_pass pass = { 0, referrers, edges };
 	struct reader r = { .visit = mark_indirect, .ctx = &pass };
 	struct memleak_block *from = NULL;
 	unsigned long from_start = 0, flags, n = 0;
@@ -329,6 +341,8 @@ struct walk {
 	 * fetched together, as in the first pass.
 	 */
 	bool in_order;
+	/* Its roots are pass 1's edges (next_edge()). */
+	bool by_edges;
 };
 
 /*
@@ -365,6 +379,41 @@ static void cover_target(const struct reference *ref, struct memleak_block *t,
 	cover(t, start, w);
 }
 
+/* What taking an edge costs the window, in words. */
+#define EDGE_WORDS 4
+
+static bool is_direct(struct memleak_block *b);
+
+/*
+ * The walk from direct suspects takes their references from pass 1's
+ * edges, in a row, a direct referrer's memory not read again: only the
+ * suspects it reaches that are referrers themselves are read (cover()).
+ * A direct referrer is covered at its first edge, so that the walk for
+ * rings passes it over. False after the last edge and batch.
+ */
+static bool next_edge(struct reader *r, struct walk *w)
+{
+	const struct memleak_queue_entry *from, *to = NULL;
+
+	from = next_in_queue(&w->roots, false);
+	if (from)
+		to = next_in_queue(&w->roots, true);
+	if (!to) {
+		if (!r->nr_refs)
+			return false;
+		visit_references(r);	/* the last batch may reach more */
+		return true;
+	}
+	r->budget -= min(r->budget, (unsigned long)EDGE_WORDS);
+	if (is_suspect(from->block) && is_direct(from->block)) {
+		from->block->flags |= MEMLEAK_COVERED;
+		w->from = from->block;
+		if (is_suspect(to->block))
+			cover_target(NULL, to->block, to->start, w);
+	}
+	return true;
+}
+
 /*
  * The next suspect a walk reads: one it reached; else none this time,
  * and either the references waiting are looked up (they may reach
@@ -385,7 +434,9 @@ static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
 		visit_references(r);
 		return true;
 	}
-	e = next_in_queue(&w->roots);
+	if (w->by_edges)
+		return next_edge(r, w);
+	e = next_in_queue(&w->roots, true);
 	if (!e && r->nr_refs) {
 		visit_references(r);	/* the last batch may reach more */
 		return true;
@@ -408,13 +459,14 @@ static bool next_to_walk(struct reader *r, struct memleak_queue_entry *s)
  */
 static unsigned long walk_from_each(struct memleak_queue *roots,
 				    bool (*root)(struct memleak_block *b),
-				    bool in_order)
+				    bool in_order, bool by_edges)
 {
 	struct walk w = {
 		.todo = { NULL, NULL, 0 },
 		.roots = queue_start(roots),
 		.root = root,
 		.in_order = in_order,
+		.by_edges = by_edges,
 	};
 	struct reader r = {
 		.visit = cover_target,
@@ -490,18 +542,20 @@ static void count_tiers(struct memleak_queue *suspects)
 void memleak_classify_suspects(struct memleak_queue *suspects)
 {
 	struct memleak_queue referrers = { NULL, NULL, 0 };
+	struct memleak_queue edges = { NULL, NULL, 0 };
 	/* The queues are only read here, and their blocks are pinned. */
-	unsigned long nr_indirect = read_notes(&referrers), flags;
+	unsigned long nr_indirect = read_notes(&referrers, &edges), flags;
 
 	/*
 	 * All direct (the common case): no ring to look for; nor when the
 	 * walks from the direct ones covered every indirect one.
 	 */
 	if (nr_indirect &&
-	    walk_from_each(&referrers, is_direct, false) < nr_indirect)
-		walk_from_each(&referrers, leads_a_ring, true);
+	    walk_from_each(&edges, is_direct, false, true) < nr_indirect)
+		walk_from_each(&referrers, leads_a_ring, true, false);
 	memleak_scan_window_enter(&flags);
 	memleak_queue_empty(&referrers);
+	memleak_queue_empty(&edges);
 	memleak_scan_window_leave(flags);
 	count_tiers(suspects);
 }
