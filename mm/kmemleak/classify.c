@@ -196,8 +196,8 @@ static void read_suspects(struct reader *r)
 }
 
 /*
- * The blocks of a queue in turn, each one's record and memory fetched
- * ahead (memleak_queue_prefetch()).
+ * The blocks of a queue in turn, each one's record fetched ahead, and
+ * its memory when a walk will read it (prefetch_root()).
  */
 struct queue_pos {
 	const struct memleak_queue_chunk *chunk;

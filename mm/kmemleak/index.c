@@ -806,7 +806,7 @@ next_clear(const struct page_entry *e, unsigned int i, unsigned int nr_slots,
 	   bool in_read_bits)
 {
 	while (i < nr_slots) {
-		unsigned int bit = (e->first_bits + i) % BITS_PER_LONG;
+		unsigned int bit = slot_bit_number(e->first_bits, i);
 		unsigned long word = in_read_bits ? bits_of(e, i)->read :
 						    bits_of(e, i)->mark;
 		unsigned long clear = ~word >> bit;

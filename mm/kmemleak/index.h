@@ -49,9 +49,15 @@ static inline struct slot_bits *slot_bits_of(u32 first_bits, unsigned int i)
 	return &memleak_slot_bits[(first_bits + i) / BITS_PER_LONG];
 }
 
+/* Slot i's place in its words, and its mask there. */
+static inline unsigned int slot_bit_number(u32 first_bits, unsigned int i)
+{
+	return (first_bits + i) % BITS_PER_LONG;
+}
+
 static inline unsigned long slot_bit(u32 first_bits, unsigned int i)
 {
-	return 1ul << ((first_bits + i) % BITS_PER_LONG);
+	return 1ul << slot_bit_number(first_bits, i);
 }
 
 bool memleak_slot_bits_alloc(unsigned int nr_slots, u32 *first_bits);
