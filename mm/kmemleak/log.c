@@ -356,17 +356,18 @@ static inline struct pending_ctx *free_context_slot(struct pending_log *log,
 /*
  * How many of the n records c has read lie in the allocators: their
  * frames are dropped when the trace is taken, so that it starts at the
- * allocator's caller.
+ * allocator's caller. The leading ones only, as in
+ * memleak_allocator_frames(), here from the return addresses as read.
  */
 static unsigned int allocator_records(const struct pending_ctx *c,
 				      unsigned int n)
 {
-	unsigned long sites[MEMLEAK_ALLOC_FRAMES];
+	unsigned int i = 0;
 
 	n = min(n, (unsigned int)MEMLEAK_ALLOC_FRAMES);
-	for (unsigned int i = 0; i < n; i++)
-		sites[i] = stack_chain_call_site(c->rets[i]);
-	return memleak_allocator_frames(sites, n);
+	while (i < n && in_alloc_text(stack_chain_call_site(c->rets[i])))
+		i++;
+	return i;
 }
 
 /*
