@@ -217,14 +217,11 @@ static struct queue_pos queue_start(const struct memleak_queue *q)
 static void prefetch_root(const struct memleak_queue_chunk *chunk,
 			  unsigned int i)
 {
-	const struct memleak_queue_entry *e;
+	const struct memleak_queue_entry *e = memleak_queue_ahead(chunk, i);
 	const u16 read = MEMLEAK_REFERS_TO_SUSPECTS | MEMLEAK_COVERED;
 
 	memleak_queue_prefetch_record(chunk, i);
-	if (i + MEMLEAK_QUEUE_AHEAD >= chunk->tail)
-		return;
-	e = &chunk->entry[i + MEMLEAK_QUEUE_AHEAD];
-	if ((e->block->flags & read) == MEMLEAK_REFERS_TO_SUSPECTS)
+	if (e && (e->block->flags & read) == MEMLEAK_REFERS_TO_SUSPECTS)
 		memleak_prefetch_memory(e->block, e->start);
 }
 

@@ -1047,16 +1047,23 @@ memleak_queue_prefetch_record(const struct memleak_queue_chunk *chunk,
 			chunk->entry[i + 2 * MEMLEAK_QUEUE_AHEAD].block);
 }
 
+/* The entry whose memory is fetched while entry i is read, if any. */
+static inline const struct memleak_queue_entry *
+memleak_queue_ahead(const struct memleak_queue_chunk *chunk, unsigned int i)
+{
+	if (i + MEMLEAK_QUEUE_AHEAD >= chunk->tail)
+		return NULL;
+	return &chunk->entry[i + MEMLEAK_QUEUE_AHEAD];
+}
+
 static inline void
 memleak_queue_prefetch(const struct memleak_queue_chunk *chunk, unsigned int i)
 {
-	const struct memleak_queue_entry *e;
+	const struct memleak_queue_entry *e = memleak_queue_ahead(chunk, i);
 
 	memleak_queue_prefetch_record(chunk, i);
-	if (i + MEMLEAK_QUEUE_AHEAD >= chunk->tail)
-		return;
-	e = &chunk->entry[i + MEMLEAK_QUEUE_AHEAD];
-	memleak_prefetch_memory(e->block, e->start);
+	if (e)
+		memleak_prefetch_memory(e->block, e->start);
 }
 
 /*
