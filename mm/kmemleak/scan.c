@@ -719,11 +719,12 @@ static bool sum_white_blocks(struct white_list *white)
 	}
 	scan_lock(&flags);
 	memleak_queue_for_each(&white->blocks, chunk, i, e) {
-		unsigned int ahead = i + MEMLEAK_QUEUE_AHEAD;
+		const struct memleak_queue_entry *ahead =
+			memleak_queue_ahead(chunk, i);
 
 		memleak_queue_prefetch(chunk, i);
-		if (ahead < chunk->tail)
-			memleak_checksum_prefetch(chunk->entry[ahead].block);
+		if (ahead)
+			memleak_checksum_prefetch(ahead->block);
 		if (memleak.enabled && still_queued(e->block) &&
 		    checksum_block(e->block, e->start, &sum, &flags))
 			rescan |= note_checksum(e->block, e->start, sum);
