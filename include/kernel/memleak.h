@@ -168,6 +168,12 @@ void memleak_flush_pending(void);
  */
 int memleak_scan_measured(struct memleak_scan_stats *st);
 /*
+ * What 'memleak clear' does: the blocks reported so far are not
+ * reported again until their contents change, nor is their free a
+ * notice (CONFIG_DEBUG_MEMLEAK_ORPHAN_FREEING). Returns how many.
+ */
+unsigned long memleak_clear_reports(void);
+/*
  * Adds the aliases of a module's container_of() records at load; remove
  * takes them out at unload (an offset another record set also gave
  * stays). Blocks tracked meanwhile keep the aliases they were given.
@@ -235,6 +241,7 @@ static inline int memleak_scan_measured(struct memleak_scan_stats *st)
 	(void)st;
 	return -ENODEV;
 }
+static inline unsigned long memleak_clear_reports(void) { return 0; }
 
 #endif /* CONFIG_DEBUG_MEMLEAK */
 

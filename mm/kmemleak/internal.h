@@ -1147,8 +1147,7 @@ struct memleak_command {
 extern const struct memleak_command __start_memleak_cmds[];
 extern const struct memleak_command __stop_memleak_cmds[];
 
-/* report.c */
-unsigned long memleak_clear_reports(void);
+/* report.c (and memleak_clear_reports(), <kernel/memleak.h>) */
 void memleak_print_block(const struct memleak_block *b);
 /* Every suspect of the last scan still allocated; returns how many. */
 unsigned long memleak_print_suspects(void);
