@@ -195,7 +195,7 @@ static bool build_chain(unsigned long n, unsigned long size)
 	return true;
 }
 
-#define SCAN_MAX_LEAKS 10000
+#define SCAN_MAX_LEAKS 40000
 
 /*
  * Blocks leaked on purpose for the pause of 'mmbench scan N SIZE LEAKS':

@@ -541,7 +541,7 @@ void memleak_classify_suspects(struct memleak_queue *suspects)
 	struct memleak_queue referrers = { NULL, NULL, 0 };
 	struct memleak_queue edges = { NULL, NULL, 0 };
 	/* The queues are only read here, and their blocks are pinned. */
-	unsigned long nr_indirect = read_notes(&referrers, &edges), flags;
+	unsigned long nr_indirect = read_notes(&referrers, &edges);
 
 	/*
 	 * All direct (the common case): no ring to look for; nor when the
@@ -550,9 +550,7 @@ void memleak_classify_suspects(struct memleak_queue *suspects)
 	if (nr_indirect &&
 	    walk_from_each(&edges, is_direct, false, true) < nr_indirect)
 		walk_from_each(&referrers, leads_a_ring, true, false);
-	memleak_scan_window_enter(&flags);
-	memleak_queue_empty(&referrers);
-	memleak_queue_empty(&edges);
-	memleak_scan_window_leave(flags);
+	memleak_queue_empty_in_windows(&referrers);
+	memleak_queue_empty_in_windows(&edges);
 	count_tiers(suspects);
 }

@@ -997,6 +997,13 @@ memleak_queue_peek(const struct memleak_queue *q, unsigned int ahead)
 
 void memleak_queue_empty(struct memleak_queue *q);
 /*
+ * The same for one of the scan's own queues, a few chunks in each
+ * window of memleak_lock, which it takes (memleak_scan_window_enter()):
+ * at the end of a scan the suspects' queue holds a chunk per 500 or so
+ * of them, and each chunk freed may give a slab back.
+ */
+void memleak_queue_empty_in_windows(struct memleak_queue *q);
+/*
  * Puts q in the order of before(), a strict one. Without memleak_lock:
  * q is the caller's alone, its blocks pinned, and before() reads only
  * what never changes in a block (start, jiffies...). False, q

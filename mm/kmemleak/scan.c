@@ -1101,9 +1101,7 @@ static void find_suspects(unsigned long now, unsigned long min_age,
 	}
 	scan_unlock(flags);
 	memleak_classify_suspects(&suspects);
-	scan_lock(&flags);
-	memleak_queue_empty(&suspects);
-	scan_unlock(flags);
+	memleak_queue_empty_in_windows(&suspects);
 	end_phase(MEMLEAK_PHASE_CLASSIFY, since);
 }
 

@@ -195,6 +195,33 @@ static void test_shrink_gives_chunks_back(void **state)
 	assert_false(memleak_queue_short_of_spares());
 }
 
+/*
+ * The scan's own queues go back a few chunks a window, the lock taken
+ * and given back by the emptying itself: the queue is left empty, and
+ * its chunks all reach the cache.
+ */
+static void test_empty_in_windows(void **state)
+{
+	struct memleak_queue q = { NULL, NULL, 0 };
+	unsigned long before, flags;
+
+	(void)state;
+	take_spares();
+	memleak_queue_shrink();
+	before = memleak_queue_pages();
+	for (unsigned long k = 0; k < 30 * MEMLEAK_QUEUE_CHUNK + 7; k++)
+		assert_true(memleak_queue_push(&q, fake(k), k));
+	memleak_queue_empty_in_windows(&q);
+	assert_null(q.first);
+	assert_null(q.last);
+	assert_int_equal(q.nr, 0);
+	memleak_queue_empty_in_windows(&q);	/* empty: nothing to do */
+	memleak_enter(&flags);			/* the lock was given back */
+	memleak_leave(flags);
+	memleak_queue_shrink();
+	assert_int_equal(memleak_queue_pages(), before);
+}
+
 static bool by_jiffies(const struct memleak_queue_entry *a,
 		       const struct memleak_queue_entry *b)
 {
@@ -518,6 +545,7 @@ int main(void)
 		cmocka_unit_test(test_empty_frees_chunks),
 		cmocka_unit_test(test_spares_taken_ahead),
 		cmocka_unit_test(test_shrink_gives_chunks_back),
+		cmocka_unit_test(test_empty_in_windows),
 		cmocka_unit_test(test_sort_across_chunks),
 		cmocka_unit_test_teardown(test_pinned_slab_records_kept,
 					  teardown),
