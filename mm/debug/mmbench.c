@@ -237,7 +237,7 @@ static int bench_scan(const char *count, const char *bytes, const char *leaks,
 		      const char *scans)
 {
 	unsigned long n, size = SCAN_BLOCK_SIZE, nleaks = 0, nscans = 1;
-	struct memleak_scan_stats st;
+	struct memleak_scan_stats st = { 0 };
 	int err = 0;
 
 	if (scans && (kstrtoul(scans, 10, &nscans) || !nscans ||
