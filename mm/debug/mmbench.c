@@ -8,11 +8,10 @@
  * collector, the allocation context of the pair before, except for
  * 'kmalloc-newctx').
  *
- * 'mmbench scan N [SIZE [LEAKS [SCANS]]]' (with the leak collector): one
- * scan with N more tracked blocks of SIZE bytes (64 by default) and
- * LEAKS more leaked ones, timed in cycle stamps (<kernel/cycles.h>),
- * which tests/bench/memleak-scan-qemu.sh turns into instructions under
- * QEMU's -icount; the last of SCANS scans in a row.
+ * 'mmbench scan N [SIZE]' (with the leak collector): one scan with N
+ * more tracked blocks of SIZE bytes (64 by default), timed in cycle
+ * stamps (<kernel/cycles.h>), which tests/bench/memleak-scan-qemu.sh
+ * turns into instructions under QEMU's -icount.
  *
  * Public interfaces only (the collector's through <kernel/memleak.h>).
  * The shell runs one command at a time, so the state here needs no lock.
@@ -222,30 +221,16 @@ static void free_leaks(void)
 		kfree((void *)scan_leaks[--nr_scan_leaks]);
 }
 
-/* At most this many scans in a row ('mmbench scan N SIZE LEAKS SCANS'). */
-#define SCAN_MAX_SCANS 4
-
 /*
  * One line for the bench script: the scan's size and cost in cycles,
  * and the pause with the world stopped that confirms the leaks (none
- * without leaks). With SCANS, the last of that many in a row: the
- * leaks are suspects from the second on (their contents unchanged
- * since the first, and with 'memleak age=0' old enough), so that the
- * classification and the report's lists are measured too.
+ * without leaks).
  */
-static int bench_scan(const char *count, const char *bytes, const char *leaks,
-		      const char *scans)
+static int bench_scan(const char *count, const char *bytes, const char *leaks)
 {
-	unsigned long n, size = SCAN_BLOCK_SIZE, nleaks = 0, nscans = 1;
+	unsigned long n, size = SCAN_BLOCK_SIZE, nleaks = 0;
 	struct memleak_scan_stats st = { 0 };
-	int err = 0;
-
-	if (scans && (kstrtoul(scans, 10, &nscans) || !nscans ||
-		      nscans > SCAN_MAX_SCANS)) {
-		printk("mmbench scan: '%s' is not a scan count from 1 to %d\n",
-		       scans, SCAN_MAX_SCANS);
-		return 1;
-	}
+	int err;
 
 	if (leaks && (kstrtoul(leaks, 10, &nleaks) || nleaks > SCAN_MAX_LEAKS)) {
 		printk("mmbench scan: '%s' is not a leak count up to %d\n",
@@ -270,8 +255,7 @@ static int bench_scan(const char *count, const char *bytes, const char *leaks,
 		free_leaks();
 		return 1;
 	}
-	for (unsigned long i = 0; i < nscans && !err; i++)
-		err = memleak_scan_measured(&st);
+	err = memleak_scan_measured(&st);
 	if (!err)
 		printk("mmbench scan: added %lu size %lu tracked %lu bytes %lu "
 		       "cycles %llu irqoff %llu hz %llu suspects %lu leaks %lu "
@@ -285,8 +269,11 @@ static int bench_scan(const char *count, const char *bytes, const char *leaks,
 		printk("mmbench scan: the leak collector is not configured in\n");
 	else
 		printk("mmbench scan: the collector is busy or disabled\n");
-	/* Leaks it reported, freed on purpose: no notice for each. */
-	if (nscans > 1)
+	/*
+	 * With 'memleak age=0' the leaks are reported at once: freed on
+	 * purpose, they are no orphans to tell of one by one.
+	 */
+	if (st.suspects)
 		memleak_clear_reports();
 	free_chain();
 	free_leaks();
@@ -297,12 +284,11 @@ static int cmd_mmbench(int argc, char **argv)
 {
 	unsigned long before = mmbench_pairs;
 
-	if (argc >= 3 && argc <= 6 && strcmp(argv[1], "scan") == 0)
+	if (argc >= 3 && argc <= 5 && strcmp(argv[1], "scan") == 0)
 		return bench_scan(argv[2], argc >= 4 ? argv[3] : NULL,
-				  argc >= 5 ? argv[4] : NULL,
-				  argc == 6 ? argv[5] : NULL);
+				  argc == 5 ? argv[4] : NULL);
 	if (argc != 1) {
-		printk("usage: mmbench [scan N [SIZE [LEAKS [SCANS]]]]\n");
+		printk("usage: mmbench [scan N [SIZE [LEAKS]]]\n");
 		return 1;
 	}
 	bench_cache = kmem_cache_create("mmbench-64", 64, 0, 0, NULL);
@@ -322,9 +308,7 @@ static int cmd_mmbench(int argc, char **argv)
 	       mmbench_pairs - before);
 	return 0;
 }
-SHELL_COMMAND("mmbench", cmd_mmbench,
-	      "mmbench [scan N [SIZE [LEAKS [SCANS]]]]",
+SHELL_COMMAND("mmbench", cmd_mmbench, "mmbench [scan N [SIZE [LEAKS]]]",
 	      "run one alloc+free pair of each kind between markers for GDB, "
 	      "or time a leak scan with N more blocks of SIZE bytes (and LEAKS "
-	      "leaked ones, for the pause that confirms them; the last of "
-	      "SCANS scans in a row)");
+	      "leaked ones, for the pause that confirms them)");

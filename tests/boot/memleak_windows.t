@@ -4,7 +4,7 @@ many blocks are white at a scan: 'mmbench scan' (mm/debug/mmbench.c)
 with 5,000 and with 10,000 leaked blocks, its longest window counted in
 instructions (QEMU -icount, one count one instruction, as in
 tests/bench/memleak-scan-qemu.sh), on both arches; then 20,000 and
-40,000 at a second scan, when they are suspects, so that the
+40,000 with 'memleak age=0', when they are suspects, so that the
 classification and the lists of suspects are measured too (emptied in
 one window, the suspects' list took 218,000 with 40,000 on i386). A pass over the white
 blocks or the suspects held in one window grows with them (it took
@@ -44,15 +44,15 @@ LINE = re.compile(r"mmbench scan: added \d+ size \d+ tracked \d+ bytes \d+ "
 STALE = 10
 
 
-def longest_window(k, arch, leaks, blocks=10000, size=64, scans=1):
-    """The longest window in instructions of the last of scans scans in
-    a row, or None; from the second on, the leaks must be suspects."""
-    out = k.command("mmbench scan %d %d %d %d" % (blocks, size, leaks, scans),
+def longest_window(k, arch, leaks, blocks=10000, size=64, suspects=False):
+    """The scan's longest window in instructions, or None; with
+    suspects, the leaks must be found."""
+    out = k.command("mmbench scan %d %d %d" % (blocks, size, leaks),
                     timeout=300)
     m = LINE.search(out)
     if not m or int(m.group(4)) != leaks:
         return None, out
-    if scans > 1 and int(m.group(3)) < leaks - STALE:
+    if suspects and int(m.group(3)) < leaks - STALE:
         return None, out
     return int(m.group(1)) * 1e9 / int(m.group(2)) / 2 ** SHIFT[arch], out
 
@@ -70,12 +70,12 @@ def main():
                        "white blocks (%s insns with 5,000, %s with 10,000)"
                        % (arch, half and int(half), full and int(full)),
                        out1 + out2)
-                # A second scan, the leaks now suspects (old enough with
-                # age 0, unchanged since the first): the classification,
-                # the tiers and the lists of suspects keep their windows.
+                # With age 0 the leaks are suspects at once: the
+                # classification, the tiers and the lists of suspects
+                # keep their windows too.
                 k.command("memleak age=0")
-                half, out1 = longest_window(k, arch, 20000, scans=2)
-                full, out2 = longest_window(k, arch, 40000, scans=2)
+                half, out1 = longest_window(k, arch, 20000, suspects=True)
+                full, out2 = longest_window(k, arch, 40000, suspects=True)
                 tap.ok(half and full and max(half, full) <= BOUND,
                        "%s: nor with the suspects, classified (%s insns with "
                        "20,000, %s with 40,000)"
