@@ -92,7 +92,7 @@ static unsigned int page_entries_order, slab_starts_order;
  *   mark    the running scan has found this block gray or black: a word
  *           pointing to it changes nothing (most blocks are pointed to
  *           more than once). The next scan starts by clearing them
- *           (memleak_index_clear_marks()), a window's budget at a time.
+ *           (memleak_slot_bits_clear_marks()), a window's budget at a time.
  *   simple  the block is its slot's object (it starts where the object
  *           does) and one reference turns it gray (min_count 1, not
  *           ignored): a word equal to the object's address is the

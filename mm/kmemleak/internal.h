@@ -708,9 +708,9 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * the page tables alone. A block the scan finds gray or black otherwise
  * is marked with memleak_index_mark(b, start) (slab blocks only; others
  * are never marked, nor simple). Marks last until the next scan clears
- * them, a budget of words at a time: memleak_index_clear_marks(from,
+ * them, a budget of words at a time: memleak_slot_bits_clear_marks(from,
  * words) returns where to go on, 0 when done;
- * memleak_index_clear_all_marks() clears them all at once (tests).
+ * memleak_slot_bits_clear_all_marks() clears them all at once (tests).
  * After a change to a block's min_count or flags,
  * memleak_index_update() says whether it is simple.
  */
@@ -726,9 +726,10 @@ struct memleak_block *memleak_index_slot(unsigned long addr);
 bool memleak_index_marked(unsigned long addr);
 void memleak_index_mark(const struct memleak_block *b, unsigned long start);
 void memleak_index_update(const struct memleak_block *b);
-unsigned long memleak_index_clear_marks(unsigned long from,
-					unsigned long words);
-void memleak_index_clear_all_marks(void);
+/* slot_bits.c, where the marks are */
+unsigned long memleak_slot_bits_clear_marks(unsigned long from,
+					    unsigned long words);
+void memleak_slot_bits_clear_all_marks(void);
 /*
  * Visits every block, slab objects in address order (their metadata
  * fetched ahead), then the others, at most max at a time: returns true

@@ -582,7 +582,7 @@ static void reset_colors(void)
 	unsigned long flags, from = 0;
 
 	scan_lock(&flags);
-	while ((from = memleak_index_clear_marks(from, SCAN_BUDGET))) {
+	while ((from = memleak_slot_bits_clear_marks(from, SCAN_BUDGET))) {
 		scan_unlock(flags);
 		scan_lock(&flags);
 	}

@@ -232,7 +232,8 @@ void memleak_slot_bits_free(u32 first_bits, unsigned int nr_slots)
 		free_run(first_bits / BITS_PER_LONG, BITS_TO_LONGS(nr_slots));
 }
 
-unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
+unsigned long memleak_slot_bits_clear_marks(unsigned long from,
+					    unsigned long words)
 {
 	unsigned long end = min(pool_end, from + words);
 
@@ -243,7 +244,7 @@ unsigned long memleak_index_clear_marks(unsigned long from, unsigned long words)
 	return from < pool_end ? from : 0;
 }
 
-void memleak_index_clear_all_marks(void)
+void memleak_slot_bits_clear_all_marks(void)
 {
-	memleak_index_clear_marks(0, pool_end);
+	memleak_slot_bits_clear_marks(0, pool_end);
 }

@@ -313,9 +313,9 @@ static bool simple_at(const void *p)
 	unsigned long start;
 	bool first_ref;
 
-	memleak_index_clear_all_marks();	/* no marks */
+	memleak_slot_bits_clear_all_marks();	/* no marks */
 	memleak_index_scan_lookup((unsigned long)p, &first_ref, &start);
-	memleak_index_clear_all_marks();	/* nor the one it set */
+	memleak_slot_bits_clear_all_marks();	/* nor the one it set */
 	return first_ref;
 }
 
@@ -394,7 +394,7 @@ static void test_marks(void **state)
 	track_now(a, 64);
 	memleak_alloc(b, 64, 2);	/* two references: not simple */
 	track_now(big, 3 * PAGE_SIZE);
-	memleak_index_clear_all_marks();
+	memleak_slot_bits_clear_all_marks();
 	ba = find(a, 0);
 	bb = find(b, 0);
 	/* The scan's first reference to a simple block marks it. */
@@ -407,7 +407,7 @@ static void test_marks(void **state)
 	memleak_index_mark(bb, (unsigned long)b);
 	assert_null(find_unmarked(b));
 	/* The next scan clears the marks. */
-	memleak_index_clear_all_marks();
+	memleak_slot_bits_clear_all_marks();
 	assert_ptr_equal(find_unmarked(b), bb);
 	memleak_index_mark(bb, (unsigned long)b);
 	/* Freed and tracked again in the same slot: a new block, unmarked. */
@@ -627,7 +627,7 @@ static void test_marked(void **state)
 	(void)state;
 	track_now(a, 64);
 	track_now(b, 64);
-	memleak_index_clear_all_marks();
+	memleak_slot_bits_clear_all_marks();
 	assert_false(memleak_index_marked((unsigned long)a));
 	memleak_index_mark(find(a, 0), (unsigned long)a);
 	assert_true(memleak_index_marked((unsigned long)a));
@@ -635,7 +635,7 @@ static void test_marked(void **state)
 	assert_false(memleak_index_marked((unsigned long)b));
 	/* Cleared a word at a time, as the scan does between windows. */
 	for (unsigned long from = 0;
-	     (from = memleak_index_clear_marks(from, 1));)
+	     (from = memleak_slot_bits_clear_marks(from, 1));)
 		;
 	assert_false(memleak_index_marked((unsigned long)a));
 	forget(a);
@@ -793,7 +793,7 @@ static void test_find_start_and_remove(void **state)
 	assert_null(find(obj, 0));
 	assert_non_null(find(next, 0));
 	/* The freed slot's simple bit went with it, its neighbour's stayed. */
-	memleak_index_clear_all_marks();
+	memleak_slot_bits_clear_all_marks();
 	assert_null(memleak_index_scan_lookup((unsigned long)obj, &first_ref,
 					      &start));
 	assert_false(first_ref);
@@ -883,7 +883,7 @@ static void test_walk_unmarked(void **state)
 	track_now(big, PAGE_SIZE);
 	track_now(outside, 64);
 	assert_true(memleak_tree_blocks() >= 1);
-	memleak_index_clear_all_marks();
+	memleak_slot_bits_clear_all_marks();
 	for (unsigned int i = 0; i < UNMARKED_OBJECTS; i++)
 		if (marked_in_test(i))
 			memleak_index_mark(find(w.p[i], 0),
