@@ -292,6 +292,9 @@ static void count_reference(unsigned long value)
 	b = memleak_index_scan_lookup(value, &first_ref, &start);
 	if (first_ref) {
 		gray_push(b, start);	/* marked by the lookup */
+		/* With the world stopped, only white blocks are unmarked. */
+		if (memleak.confirming)
+			memleak.nr_rescued++;
 		return;
 	}
 	if (!b)
@@ -302,10 +305,13 @@ static void count_reference(unsigned long value)
 			b->flags |= MEMLEAK_INTERIOR_REF;
 		return;
 	}
-	if (!block_is_white(b))
+	if (!block_is_white(b)) {
 		memleak_index_mark(b, start);	/* gray or black already */
-	else if (++b->count >= b->min_count)
+	} else if (++b->count >= b->min_count) {
 		make_gray(b, start);
+		if (memleak.confirming)
+			memleak.nr_rescued++;
+	}
 }
 
 /*
@@ -972,12 +978,8 @@ static void note_confirmed(struct memleak_queue *list, unsigned long *flags)
 
 		memleak_queue_prefetch_record(chunk, i);
 		spend(BLOCK_WORDS, flags);
-		if (!still_queued(b))
-			continue;
-		if (block_is_white(b))
+		if (still_queued(b) && block_is_white(b))
 			b->flags |= MEMLEAK_CONFIRMED;
-		else
-			memleak.nr_rescued++;
 	}
 }
 

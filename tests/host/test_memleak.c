@@ -664,6 +664,34 @@ static void test_pause_rescues_among_many_whites(void **state)
 }
 
 /*
+ * A white block whose contents changed since the scan before is made
+ * gray by step 4, before the pause: the pause did not find it
+ * referenced, so 'memleak stats' does not count it among the blocks
+ * the pause found referenced. A new white block makes the second scan
+ * pause at all.
+ */
+static void test_changed_block_is_no_rescue(void **state)
+{
+	unsigned long *changed = track(64, 1), rescued, pauses;
+	void *fresh;
+
+	(void)state;
+	scan_later();
+	assert_true(is_suspect(changed));
+	changed[3] = 0x5a5a;
+	fresh = track(64, 1);
+	rescued = memleak.nr_rescued;
+	pauses = memleak.pauses;
+	scan_later();
+	assert_int_equal(memleak.pauses - pauses, 1);
+	assert_false(is_suspect(changed));
+	assert_true(is_suspect(fresh));
+	assert_int_equal(memleak.nr_rescued - rescued, 0);
+	untrack(changed);
+	untrack(fresh);
+}
+
+/*
  * The host library runs one thread, so nothing but the scan runs between
  * the mark and the pause (arch/host/written.c): the pause reads again
  * none of the blocks the mark read, only the roots outside the arena.
@@ -1269,6 +1297,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_pause_rescues_among_many_whites,
 			memleak_test_setup, teardown),
+		cmocka_unit_test_setup_teardown(test_changed_block_is_no_rescue,
+						memleak_test_setup, teardown),
 		cmocka_unit_test_setup_teardown(
 			test_pause_reads_everything_after_a_hook_went,
 			memleak_test_setup, teardown),
