@@ -9,6 +9,7 @@
 #include <kernel/printk.h>
 #include <kernel/string.h>
 #include <kernel/task.h>
+#include <kernel/time.h>
 #include "leaktest.h"
 #include "kmemleak/internal.h"
 
@@ -92,6 +93,30 @@ static void check_nothing_extra(struct ktest *t)
 	}
 }
 
+/* How often the type findings are read again (see below). */
+#define FINDINGS_TRIES 10
+
+/*
+ * The type findings of the scan that is checked, read before the
+ * scenario is taken apart. With automatic scans on, another scan may be
+ * running, or ending: each counts them again, from 0 at its start to
+ * the scenario's (still in place) at its end. So they are read with
+ * scans held, and read again a few times while they differ from want.
+ */
+static unsigned long settled_findings(unsigned long want)
+{
+	unsigned long n;
+
+	for (unsigned int i = 0;; i++) {
+		memleak_hold_scans();
+		n = memleak.nr_type_findings;
+		memleak_allow_scans();
+		if (n == want || i == FINDINGS_TRIES)
+			return n;
+		msleep(20);
+	}
+}
+
 /* How often a scenario's change is made again (see below). */
 #define BETWEEN_SCANS_TRIES 10
 
@@ -107,7 +132,8 @@ static void check_nothing_extra(struct ktest *t)
  */
 static void check_and_teardown(struct ktest *t,
 			       const struct leaktest_scenario *s,
-			       unsigned long saved_age, unsigned long scans)
+			       unsigned long saved_age, unsigned long scans,
+			       long findings)
 {
 	KEXPECT(t, scan_into(&after));
 	for (unsigned int i = 0;
@@ -126,14 +152,19 @@ static void check_and_teardown(struct ktest *t,
 	KEXPECT(t, !before.overflow && !after.overflow);
 	check_expected(t);
 	check_nothing_extra(t);
+	if (findings >= 0)
+		KEXPECT_EQ(t, settled_findings(findings), (unsigned long)findings);
 	/* Freeing reported blocks would print orphan notices: not here. */
 	memleak_clear_reports();
 	leaktest_teardown(s);
 	memleak.min_age_jiffies = saved_age;
 }
 
-/* Sets a scenario up, scans, compares, takes it apart. */
-static void run_scenario(struct ktest *t, const char *name)
+/*
+ * Sets a scenario up, scans, compares, takes it apart; with findings 0
+ * or more, the scan's type findings must be that many.
+ */
+static void run_scenario(struct ktest *t, const char *name, long findings)
 {
 	const struct leaktest_scenario *s = leaktest_find(name);
 	unsigned long saved_age = memleak.min_age_jiffies, scans = 0;
@@ -151,13 +182,13 @@ static void run_scenario(struct ktest *t, const char *name)
 		s->between_scans();
 		task_wipe_dead_stack();
 	}
-	check_and_teardown(t, s, saved_age, scans);
+	check_and_teardown(t, s, saved_age, scans, findings);
 }
 
 #define SCENARIO_CASE(fn, name)                 \
 	static void fn(struct ktest *t)         \
 	{                                       \
-		run_scenario(t, name);          \
+		run_scenario(t, name, -1);      \
 	}
 
 SCENARIO_CASE(test_seed, "seed")
@@ -182,11 +213,9 @@ SCENARIO_CASE(test_typed_list_orphaned, "typed-list-orphaned")
  * A typed scenario, and the pointer findings its scan must leave: all
  * of the kernel's, so a false finding anywhere fails it too.
  */
-static void run_typed(struct ktest *t, const char *name,
-		      unsigned long findings)
+static void run_typed(struct ktest *t, const char *name, long findings)
 {
-	run_scenario(t, name);
-	KEXPECT_EQ(t, memleak.nr_type_findings, findings);
+	run_scenario(t, name, findings);
 }
 
 static void test_typed_hidden(struct ktest *t)
@@ -241,7 +270,7 @@ static void run_with_stack_scan(struct ktest *t, bool on)
 	unsigned long rescued = memleak.nr_rescued;
 
 	memleak.stack_scan = on;
-	run_scenario(t, "stack");
+	run_scenario(t, "stack", -1);
 	memleak.stack_scan = saved;
 	if (!on)
 		KEXPECT(t, memleak.nr_rescued > rescued);
@@ -287,7 +316,7 @@ static void test_percpu(struct ktest *t)
 	scans = READ_ONCE(memleak.scans);
 	s->between_scans();
 	task_wipe_dead_stack();
-	check_and_teardown(t, s, saved_age, scans);
+	check_and_teardown(t, s, saved_age, scans, -1);
 }
 
 /* A reported block that is then freed is not reported again. */
