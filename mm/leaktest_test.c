@@ -153,7 +153,8 @@ static void check_and_teardown(struct ktest *t,
 	check_expected(t);
 	check_nothing_extra(t);
 	if (findings >= 0)
-		KEXPECT_EQ(t, settled_findings(findings), (unsigned long)findings);
+		KEXPECT_EQ(t, settled_findings(findings),
+			   (unsigned long)findings);
 	/* Freeing reported blocks would print orphan notices: not here. */
 	memleak_clear_reports();
 	leaktest_teardown(s);
