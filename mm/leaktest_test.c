@@ -186,11 +186,17 @@ static void run_scenario(struct ktest *t, const char *name, long findings)
 	check_and_teardown(t, s, saved_age, scans, findings);
 }
 
-#define SCENARIO_CASE(fn, name)                 \
-	static void fn(struct ktest *t)         \
-	{                                       \
-		run_scenario(t, name, -1);      \
+/*
+ * A scenario's case; with findings 0 or more (the typed scenarios), the
+ * pointer findings its scan must leave: all of the kernel's, so a false
+ * finding anywhere fails it too.
+ */
+#define SCENARIO_CASE_FINDINGS(fn, name, findings)  \
+	static void fn(struct ktest *t)             \
+	{                                           \
+		run_scenario(t, name, findings);    \
 	}
+#define SCENARIO_CASE(fn, name) SCENARIO_CASE_FINDINGS(fn, name, -1)
 
 SCENARIO_CASE(test_seed, "seed")
 SCENARIO_CASE(test_orphans, "orphans")
@@ -210,34 +216,10 @@ SCENARIO_CASE(test_changing, "changing")
 SCENARIO_CASE(test_not_pointers, "not-pointers")
 SCENARIO_CASE(test_typed_list_orphaned, "typed-list-orphaned")
 
-/*
- * A typed scenario, and the pointer findings its scan must leave: all
- * of the kernel's, so a false finding anywhere fails it too.
- */
-static void run_typed(struct ktest *t, const char *name, long findings)
-{
-	run_scenario(t, name, findings);
-}
-
-static void test_typed_hidden(struct ktest *t)
-{
-	run_typed(t, "typed-hidden", 0);
-}
-
-static void test_typed_confusion(struct ktest *t)
-{
-	run_typed(t, "typed-confusion", 1);
-}
-
-static void test_typed_dangling(struct ktest *t)
-{
-	run_typed(t, "typed-dangling", 1);
-}
-
-static void test_typed_list(struct ktest *t)
-{
-	run_typed(t, "typed-list", 0);
-}
+SCENARIO_CASE_FINDINGS(test_typed_hidden, "typed-hidden", 0)
+SCENARIO_CASE_FINDINGS(test_typed_confusion, "typed-confusion", 1)
+SCENARIO_CASE_FINDINGS(test_typed_dangling, "typed-dangling", 1)
+SCENARIO_CASE_FINDINGS(test_typed_list, "typed-list", 0)
 
 /*
  * With typed scanning off the owner is read whole, its integer field

@@ -6,14 +6,14 @@ instructions (QEMU -icount, one count one instruction, as in
 tests/bench/memleak-scan-qemu.sh), on both arches; then 20,000 and
 40,000 with 'memleak age=0', when they are suspects, so that the
 classification and the lists of suspects are measured too (emptied in
-one window, the suspects' list took 218,000 with 40,000 on i386). A pass over the white
-blocks or the suspects held in one window grows with them (it took
-345,000 and 690,000 instructions on i386); a window's own bound is
-what SCAN_BUDGET words or WALK_BATCH blocks cost, plus a slab the
-collector's own allocation may have to make (about 40,000; 83,000 for
-a slab of the queues' chunks, eight pages poisoned in this debug
-kernel). Blocks of 64 KiB, larger than a window, are read in several,
-the world-stopped pause included."""
+one window, the suspects' list took 218,000 with 40,000 on i386). A
+pass over the white blocks or the suspects held in one window grows
+with them (it took 345,000 and 690,000 instructions on i386); a
+window's own bound is what SCAN_BUDGET words or WALK_BATCH blocks
+cost, plus a slab the collector's own allocation may have to make
+(about 40,000; 83,000 for a slab of the queues' chunks, eight pages
+poisoned in this debug kernel). Blocks of 64 KiB, larger than a
+window, are read in several, the world-stopped pause included."""
 import os
 import re
 import subprocess
