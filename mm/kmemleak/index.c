@@ -59,23 +59,8 @@
 #include "internal.h"
 #include "index.h"
 
-/*
- * What a slab of some cache looks like: slabs are aligned to their size,
- * so a slab's first slot is any of its addresses masked. Caches of the
- * same geometry share one shape.
- */
-struct slab_shape {
-	unsigned long mask;		/* ~(bytes of a slab - 1) */
-	unsigned int size;		/* bytes per slot */
-	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
-	unsigned int obj_offset;	/* of the object in its slot */
-	unsigned int nr_slots;
-	unsigned int nr_pages;
-};
-
-/* Shape 0 is none: the page holds no tracked slab object. */
-#define MAX_SHAPES 256
-static struct slab_shape shapes[MAX_SHAPES] __memleak_noscan;
+/* The shapes of the slabs with records (index.h); shape 0 is none. */
+struct slab_shape memleak_shapes[MEMLEAK_MAX_SHAPES] __memleak_noscan;
 static unsigned int nr_shapes = 1;
 
 /* One entry per page frame of RAM, pfn min_pfn first. */
@@ -332,11 +317,11 @@ static u32 shape_of(const struct slab_geometry *g)
 	};
 
 	for (u32 i = 1; i < nr_shapes; i++)
-		if (same_shape(&shapes[i], &sh))
+		if (same_shape(&memleak_shapes[i], &sh))
 			return i;
-	if (nr_shapes == MAX_SHAPES)
+	if (nr_shapes == MEMLEAK_MAX_SHAPES)
 		return 0;
-	shapes[nr_shapes] = sh;
+	memleak_shapes[nr_shapes] = sh;
 	return nr_shapes++;
 }
 
@@ -347,26 +332,6 @@ static u32 shape_of(const struct slab_geometry *g)
 static unsigned long page_addr(unsigned long page)
 {
 	return (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
-}
-
-/* off / size, by the reciprocal when there is one. */
-static unsigned int divide(unsigned long off, unsigned int size, u32 reciprocal)
-{
-	if (reciprocal)
-		return (unsigned int)(((u64)off * reciprocal) >> 32);
-	return (unsigned int)(off / size);
-}
-
-static unsigned int slot_number(const struct slab_shape *sh,
-				unsigned long off)
-{
-	return divide(off, sh->size, sh->reciprocal);
-}
-
-static unsigned long object_start(const struct slab_shape *sh,
-				  unsigned long base, unsigned int i)
-{
-	return base + (unsigned long)i * sh->size + sh->obj_offset;
 }
 
 /* Slot i's mark, simple and read words in the pool (bit_of() in each). */
@@ -398,7 +363,7 @@ static bool block_is_simple(const struct memleak_block *b)
 static inline bool slot_in_slab(const struct page_entry *e, unsigned long addr,
 				unsigned int *i)
 {
-	const struct slab_shape *sh = &shapes[e->shape];
+	const struct slab_shape *sh = &memleak_shapes[e->shape];
 
 	*i = slot_number(sh, addr - (addr & sh->mask));
 	return *i < sh->nr_slots;
@@ -425,7 +390,7 @@ static inline struct memleak_block *
 slot_holding(const struct page_entry *e, unsigned long base, unsigned int i,
 	     unsigned long addr, unsigned long *start)
 {
-	const struct slab_shape *sh = &shapes[e->shape];
+	const struct slab_shape *sh = &memleak_shapes[e->shape];
 	struct memleak_block *b = e->records + i;
 
 	*start = object_start(sh, base, i);
@@ -493,7 +458,7 @@ static struct page_entry *new_records(const struct slab_geometry *g)
  */
 static void drop_records(struct page_entry *first, unsigned long base)
 {
-	const struct slab_shape *sh = &shapes[first->shape];
+	const struct slab_shape *sh = &memleak_shapes[first->shape];
 	struct memleak_block *r = first->records;
 	size_t bytes = records_bytes(sh->nr_slots);
 	u32 first_bits = first->first_bits;
@@ -529,7 +494,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	unsigned long base, bit;
 	unsigned int i;
 
-	sh = &shapes[e->shape];
+	sh = &memleak_shapes[e->shape];
 	base = start & sh->mask;
 	i = slot_number(sh, start - base);
 	*err = -EINVAL;
@@ -563,7 +528,7 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
 			     unsigned int i)
 {
-	const struct slab_shape *sh = &shapes[e->shape];
+	const struct slab_shape *sh = &memleak_shapes[e->shape];
 	struct slot_bits *bits = bits_of(e, i);
 	unsigned long bit = bit_of(e, i);
 
@@ -599,7 +564,8 @@ struct memleak_block *memleak_index_find_at(unsigned long addr,
 		return tree_find_at(addr, start);
 	if (!e->shape || !slot_in_slab(e, addr, &i))
 		return NULL;
-	return slot_holding(e, addr & shapes[e->shape].mask, i, addr, start);
+	return slot_holding(e, addr & memleak_shapes[e->shape].mask, i, addr,
+			    start);
 }
 
 struct memleak_block *memleak_index_find(unsigned long addr)
@@ -627,7 +593,7 @@ struct memleak_block *memleak_index_find_start(unsigned long start,
 	if (!e->shape || !slot_in_slab(e, start, &i))
 		return NULL;
 	b = e->records + i;
-	sh = &shapes[e->shape];
+	sh = &memleak_shapes[e->shape];
 	if (!record_used(b) || start != object_start(sh, start & sh->mask, i))
 		return NULL;
 	place->entry = e;
@@ -648,7 +614,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	struct page_entry *e = slab_slot(addr, &i);
 
 	if (e) {
-		const struct slab_shape *sh = &shapes[e->shape];
+		const struct slab_shape *sh = &memleak_shapes[e->shape];
 
 		b = e->records + i;
 		*start = object_start(sh, addr & sh->mask, i);
@@ -662,43 +628,17 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	return addr >= *start;
 }
 
-struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
-						bool *first_ref,
-						unsigned long *start)
+struct memleak_block *memleak_index_scan_lookup_rest(unsigned long addr,
+						     const struct page_entry *e,
+						     unsigned int i,
+						     unsigned long *start)
 {
-	struct page_entry *e = entry_of(addr);
-	const struct slab_shape *sh;
-	struct slot_bits *bits;
-	unsigned long base, bit;
-	unsigned int i;
-
-	*first_ref = false;
-	if (!e)
+	if (!e || e->shape == SHAPE_TREE)
 		return tree_find_at(addr, start);
-	if (!is_slab_shape(e->shape))
-		return e->shape == SHAPE_TREE ? tree_find_at(addr, start) : NULL;
-	sh = &shapes[e->shape];
-	base = addr & sh->mask;
-	i = slot_number(sh, addr - base);
-	if (i >= sh->nr_slots)
-		return NULL;	/* in the slab's unused tail */
-	bits = bits_of(e, i);
-	bit = bit_of(e, i);
-	if (bits->mark & bit)
+	if (!e->shape)
 		return NULL;
-	if ((bits->simple & bit) && addr == object_start(sh, base, i)) {
-		/*
-		 * The scan's first reference: gray, so marked now, and
-		 * queued, so read whole before the pause looks (read bit).
-		 * Its record is not read here: see the bit pool.
-		 */
-		bits->mark |= bit;
-		bits->read |= bit;
-		*first_ref = true;
-		*start = addr;
-		return e->records + i;
-	}
-	return slot_holding(e, base, i, addr, start);
+	return slot_holding(e, addr & memleak_shapes[e->shape].mask, i, addr,
+			    start);
 }
 
 bool memleak_index_marked(unsigned long addr)
@@ -741,7 +681,7 @@ unsigned long block_start(const struct memleak_block *b)
 	if (memleak_tree_holds(b))
 		return memleak_tree_block_start(b);
 	h = header_of(b);
-	return object_start(&shapes[h->shape], page_addr(h->slab),
+	return object_start(&memleak_shapes[h->shape], page_addr(h->slab),
 			    (unsigned int)(b - records_of(h)));
 }
 
@@ -844,7 +784,7 @@ walk_slab(const struct page_entry *e, unsigned long base, unsigned int *slot,
 	  unsigned int max, enum memleak_walk_kind kind,
 	  unsigned int *passed_total, memleak_visit_fn *visit, void *ctx)
 {
-	const struct slab_shape *sh = &shapes[e->shape];
+	const struct slab_shape *sh = &memleak_shapes[e->shape];
 	struct memleak_block *r = e->records;
 	unsigned int nr_slots = sh->nr_slots;
 	unsigned int cost = 0, passed = 0;
@@ -944,7 +884,7 @@ static void walk_tree(struct memleak_index_pos *pos, unsigned int max,
  */
 static unsigned int marks_cost(const struct page_entry *e)
 {
-	return 2 + 2 * BITS_TO_LONGS(shapes[e->shape].nr_slots);
+	return 2 + 2 * BITS_TO_LONGS(memleak_shapes[e->shape].nr_slots);
 }
 
 /*
@@ -1080,7 +1020,7 @@ unsigned int memleak_index_free_retired(unsigned int n)
 		struct records_header *h = header_of_records((void *)r);
 
 		retired_records = r->next;
-		free_records(h, shapes[h->shape].nr_slots);
+		free_records(h, memleak_shapes[h->shape].nr_slots);
 	}
 	return done + memleak_tree_free_retired(n - done);
 }

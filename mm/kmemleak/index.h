@@ -24,6 +24,45 @@ struct page_entry {
 	u16 nr_used;		/* a slab's first page: its records in use */
 };
 
+/*
+ * What a slab of some cache looks like: slabs are aligned to their size,
+ * so a slab's first slot is any of its addresses masked. Caches of the
+ * same geometry share one shape. Shape 0 is none: the page holds no
+ * tracked slab object.
+ */
+struct slab_shape {
+	unsigned long mask;		/* ~(bytes of a slab - 1) */
+	unsigned int size;		/* bytes per slot */
+	u32 reciprocal;			/* 2^32 / size rounded up; 0: divide */
+	unsigned int obj_offset;	/* of the object in its slot */
+	unsigned int nr_slots;
+	unsigned int nr_pages;
+};
+
+#define MEMLEAK_MAX_SHAPES 256
+extern struct slab_shape memleak_shapes[MEMLEAK_MAX_SHAPES];
+
+/* off / size, by the reciprocal when there is one. */
+static inline unsigned int divide(unsigned long off, unsigned int size,
+				  u32 reciprocal)
+{
+	if (reciprocal)
+		return (unsigned int)(((u64)off * reciprocal) >> 32);
+	return (unsigned int)(off / size);
+}
+
+static inline unsigned int slot_number(const struct slab_shape *sh,
+				       unsigned long off)
+{
+	return divide(off, sh->size, sh->reciprocal);
+}
+
+static inline unsigned long object_start(const struct slab_shape *sh,
+					 unsigned long base, unsigned int i)
+{
+	return base + (unsigned long)i * sh->size + sh->obj_offset;
+}
+
 /* The shape of pages that blocks outside slabs cover (part of). */
 #define SHAPE_TREE 0xffffu
 
@@ -77,6 +116,55 @@ static inline struct page_entry *entry_of(unsigned long addr)
 	if (!virt_addr_valid((void *)addr))
 		return NULL;
 	return &memleak_page_entries[(__pa(addr) >> PAGE_SHIFT) - min_pfn];
+}
+
+/*
+ * The scan's lookup (see memleak_index_scan_lookup() in internal.h),
+ * inline in the scan's loop over words, since it runs for every word
+ * that may be a pointer: the usual answers, a marked slot or a simple
+ * block's first reference, come from the page entry and the bit pool.
+ * The rest (blocks outside slabs, a word inside a block) is index.c's.
+ */
+struct memleak_block *memleak_index_scan_lookup_rest(unsigned long addr,
+						     const struct page_entry *e,
+						     unsigned int i,
+						     unsigned long *start);
+
+static inline struct memleak_block *
+memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
+			  unsigned long *start)
+{
+	struct page_entry *e = entry_of(addr);
+	const struct slab_shape *sh;
+	struct slot_bits *bits;
+	unsigned long base, bit;
+	unsigned int i = 0;
+
+	*first_ref = false;
+	if (!e || !is_slab_shape(e->shape))
+		return memleak_index_scan_lookup_rest(addr, e, i, start);
+	sh = &memleak_shapes[e->shape];
+	base = addr & sh->mask;
+	i = slot_number(sh, addr - base);
+	if (i >= sh->nr_slots)
+		return NULL;	/* in the slab's unused tail */
+	bits = slot_bits_of(e->first_bits, i);
+	bit = slot_bit(e->first_bits, i);
+	if (bits->mark & bit)
+		return NULL;
+	if ((bits->simple & bit) && addr == object_start(sh, base, i)) {
+		/*
+		 * The scan's first reference: gray, so marked now, and
+		 * queued, so read whole before the pause looks (read bit).
+		 * Its record is not read here: see the bit pool.
+		 */
+		bits->mark |= bit;
+		bits->read |= bit;
+		*first_ref = true;
+		*start = addr;
+		return e->records + i;
+	}
+	return memleak_index_scan_lookup_rest(addr, e, i, start);
 }
 
 /*

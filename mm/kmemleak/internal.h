@@ -714,9 +714,7 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type);
  * After a change to a block's min_count or flags,
  * memleak_index_update() says whether it is simple.
  */
-struct memleak_block *memleak_index_scan_lookup(unsigned long addr,
-						bool *first_ref,
-						unsigned long *start);
+/* memleak_index_scan_lookup(addr, first_ref, start): inline, index.h */
 struct memleak_block *memleak_index_slot(unsigned long addr);
 /*
  * Whether addr lies in a slab slot the last scan marked: its block (if

@@ -57,6 +57,7 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include "internal.h"
+#include "index.h"
 
 /* Words read per IRQ-off window: 4 KiB on 32-bit machines. */
 #define SCAN_BUDGET 1024
