@@ -3,10 +3,12 @@
  * libgc) on the random graph of graph.h, run with GC_MARKERS=1 (one
  * marker thread, like our scan). The blocks are GC_MALLOC'd while the
  * collector is disabled; the roots are one array registered with
- * GC_add_roots(), as ours registers its with MEMLEAK_ROOT. Only GC_gcollect() is timed, a full mark and (lazy) sweep
- * start. The leaked blocks are then the ones GC_is_marked() says were
- * not reached, or already freed (large ones are freed at once): the addresses are kept hidden (inverted) in memory Boehm
- * does not scan, so the count does not disturb the mark.
+ * GC_add_roots(), as ours registers its with MEMLEAK_ROOT. Only
+ * GC_gcollect() is timed, a full mark and (lazy) sweep start. The
+ * leaked blocks are then the ones GC_is_marked() says were not reached,
+ * or already freed (large ones are freed at once): the addresses are
+ * kept hidden (inverted) in memory Boehm does not scan, so the count
+ * does not disturb the mark.
  */
 #include <gc.h>
 #include <gc/gc_mark.h>

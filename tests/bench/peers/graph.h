@@ -119,10 +119,10 @@ static void graph_make(struct graph *g, unsigned long n)
 	for (unsigned long i = 0; i < n; i++) {
 		uint32_t words;
 
-		if (graph_rand() % 100 < 97)
-			g->size[i] = 16 + 8 * (graph_rand() % 31);	/* 16..256 */
-		else
-			g->size[i] = 264 + 8 * (graph_rand() % 480);	/* ..4 KiB */
+		if (graph_rand() % 100 < 97)	/* 16..256 bytes */
+			g->size[i] = 16 + 8 * (graph_rand() % 31);
+		else				/* 264 bytes..4 KiB */
+			g->size[i] = 264 + 8 * (graph_rand() % 480);
 		words = g->size[i] / 8;	/* word positions valid on 64-bit */
 		for (int e = 0; e < GRAPH_EDGES; e++) {
 			g->to[i][e] = graph_rand() % n;
@@ -156,7 +156,8 @@ static void graph_fill(struct graph *g, void **blocks, unsigned long i)
 	for (unsigned long k = 0; k < words; k++)
 		w[k] = graph_rand() % 65536;
 	for (int e = 0; e < GRAPH_EDGES; e++)
-		w[g->at[i][e] * 8 / sizeof(long)] = (unsigned long)blocks[g->to[i][e]];
+		w[g->at[i][e] * 8 / sizeof(long)] =
+			(unsigned long)blocks[g->to[i][e]];
 	if (g->at[i][0] == g->at[i][1])
 		g->to[i][0] = g->to[i][1];
 }

@@ -202,7 +202,8 @@ int main(int argc, char **argv)
 		t0 = graph_now_ns();
 		VALGRIND_DO_LEAK_CHECK;
 		t1 = graph_now_ns();
-		VALGRIND_COUNT_LEAK_BLOCKS(leaked, dubious, reachable, suppressed);
+		VALGRIND_COUNT_LEAK_BLOCKS(leaked, dubious, reachable,
+					   suppressed);
 		(void)dubious;
 		(void)reachable;
 		(void)suppressed;
