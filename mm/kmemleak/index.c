@@ -670,7 +670,7 @@ static struct records_header *header_of(const struct memleak_block *b)
 
 	if (!slab_geometry_of(b, &g))
 		return header_of_records(entry_of(at)->records);
-	slot = divide(at - g.base, g.size, g.reciprocal);
+	slot = divide_by_size(at - g.base, g.size, g.reciprocal);
 	return (struct records_header *)(g.base + slot * g.size + g.obj_offset);
 }
 

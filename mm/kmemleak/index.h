@@ -1,7 +1,8 @@
 /*
  * What the two halves of the leak collector's index share: index.c
  * (slab objects, by page entry, shape and bit pool) and index_tree.c
- * (every other block, in a tree of start pages). Both run with
+ * (every other block, in a tree of start pages); and the scan's lookup,
+ * inline here so that scan.c's loop over words holds it. All run with
  * memleak_lock held.
  */
 #ifndef MM_KMEMLEAK_INDEX_H
@@ -43,8 +44,8 @@ struct slab_shape {
 extern struct slab_shape memleak_shapes[MEMLEAK_MAX_SHAPES];
 
 /* off / size, by the reciprocal when there is one. */
-static inline unsigned int divide(unsigned long off, unsigned int size,
-				  u32 reciprocal)
+static inline unsigned int divide_by_size(unsigned long off,
+					  unsigned int size, u32 reciprocal)
 {
 	if (reciprocal)
 		return (unsigned int)(((u64)off * reciprocal) >> 32);
@@ -54,7 +55,7 @@ static inline unsigned int divide(unsigned long off, unsigned int size,
 static inline unsigned int slot_number(const struct slab_shape *sh,
 				       unsigned long off)
 {
-	return divide(off, sh->size, sh->reciprocal);
+	return divide_by_size(off, sh->size, sh->reciprocal);
 }
 
 static inline unsigned long object_start(const struct slab_shape *sh,
