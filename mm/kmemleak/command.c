@@ -239,8 +239,9 @@ static int cmd_stats(int argc, char **argv)
 	       memleak.nr_rescued, memleak.pause_failures);
 	if (memleak.pause_knew_writes)
 		printk("pause rereads:  only the pages written since the mark "
-		       "began: %lu blocks passed over in the last\n",
-		       memleak.pause_unwritten);
+		       "began: %lu blocks passed over in the last (%lu by "
+		       "their read bits alone)\n",
+		       memleak.pause_unwritten, memleak.pause_passed);
 	else
 		printk("pause rereads:  everything the mark read (written "
 		       "pages not tracked)\n");

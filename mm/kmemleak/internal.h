@@ -502,6 +502,7 @@ struct memleak_state {
 	u64 max_pause_cycles;
 	bool pause_knew_writes;	/* the last pause knew the written pages */
 	unsigned long pause_unwritten;	/* blocks it passed over: unwritten */
+	unsigned long pause_passed;	/* of those, by their read bits alone */
 };
 
 extern struct memleak_state memleak;

@@ -934,6 +934,7 @@ static void walk_reading_blocks(memleak_visit_fn *visit)
 	do {
 		more = memleak_index_walk(&pos, READ_BATCH, visit, NULL);
 		memleak.pause_unwritten += pos.passed;
+		memleak.pause_passed += pos.passed;
 		spend(pos.passed * PASSED_WORDS, &flags);
 		pos.passed = 0;
 	} while (more);
@@ -1011,6 +1012,7 @@ static void confirm_white_blocks(struct memleak_queue *list)
 	memleak.pause_knew_writes = memleak_collect_writes() &&
 				    !white_needs_more_than_one;
 	memleak.pause_unwritten = 0;
+	memleak.pause_passed = 0;
 	memleak.pause_bytes = 0;
 	scan_lock(&flags);
 	memleak.confirming = true;
