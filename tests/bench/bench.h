@@ -25,7 +25,6 @@ static inline unsigned long next_rand(unsigned long *s)
 	return *s * 2685821657736338717UL;
 }
 
-/* The median of v[0..n) (n > 0), sorting v. */
 static inline int compare_doubles(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -33,6 +32,7 @@ static inline int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of v[0..n) (n > 0), sorting v. */
 static inline double median(double *v, unsigned int n)
 {
 	qsort(v, n, sizeof(*v), compare_doubles);

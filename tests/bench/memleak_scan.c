@@ -11,9 +11,8 @@
  * small numbers, timed inside the scan, against a plain read of it
  * right after, the median of each repetition's own ratio (the best of
  * each, taken apart, moved from 1.2 to 2.1 between runs of one program
- * on this VM). Built
- * without sanitizers (HOST_BENCH) and with the collector
- * (HOST_MEMLEAK, tests/host/build.mk).
+ * on this VM). Built without sanitizers (HOST_BENCH) and with the
+ * collector (HOST_MEMLEAK, tests/host/build.mk).
  */
 #include <kernel/memleak.h>
 #include <kernel/slab.h>
