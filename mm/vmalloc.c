@@ -217,6 +217,7 @@ static __alloc_entry void *vmalloc_caller(unsigned long size,
 {
 	unsigned long npages = size_to_pages(size, caller);
 	struct vm_struct *area;
+	void *addr;
 
 	if (!npages)
 		return NULL;
@@ -237,11 +238,18 @@ static __alloc_entry void *vmalloc_caller(unsigned long size,
 	/*
 	 * Leak-collector hook: the area is one block, reported only when
 	 * fewer than 2 pointers to it are found, because area->addr in the
-	 * area list (reachable from vmap_areas) always holds one.
+	 * area list (reachable from vmap_areas) always holds one. The
+	 * second is ours until the caller has it: the address stays in a
+	 * local from the hook to the return (see memleak_alloc()). Read
+	 * again from area->addr after publish_area(), whose unlock is a
+	 * preemption point, it was in no register there, and a scan that
+	 * parked this CPU there found the list's pointer alone and
+	 * reported a live area (memleak_stress, ARM, 4 CPUs, age=0).
 	 */
-	memleak_alloc(area->addr, npages * PAGE_SIZE, 2);
+	addr = area->addr;
+	memleak_alloc(addr, npages * PAGE_SIZE, 2);
 	publish_area(area);
-	return area->addr;
+	return addr;
 }
 
 __alloc_entry void *vmalloc(unsigned long size)

@@ -78,7 +78,10 @@ struct memleak_offset {
 /*
  * A new block of size bytes at ptr that is not a leak while at least
  * min_count pointers to it are found (vmalloc: 2, its vm_struct holds
- * one); min_count 0 means never reported.
+ * one); min_count 0 means never reported. The caller keeps ptr in a
+ * local until it hands it out: the scan's pause finds a pointer in
+ * transit in the saved registers of the CPU it parked, not one the
+ * caller would read back from its own records (mm/vmalloc.c).
  */
 void memleak_alloc(const void *ptr, size_t size, int min_count);
 /*
