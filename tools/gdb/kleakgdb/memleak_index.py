@@ -65,7 +65,7 @@ def slab_blocks(page):
     records = ulong(entry["records"])
     if not records:
         raise KleakError("slab start page %d has no records" % page)
-    shape = symbol_value("shapes")[int(entry["shape"])]
+    shape = symbol_value("memleak_shapes")[int(entry["shape"])]
     nr_slots = int(shape["nr_slots"])
     slot_size = int(shape["size"])
     first = page_address(page) + int(shape["obj_offset"])
