@@ -54,7 +54,7 @@ def check_stress(tap, arch, smp, age0=False):
     # With age=0 even a block made a moment ago is reported when found
     # unreferenced: a pointer still in transit must then be found in the
     # parked CPUs' registers (vmalloc read its address back from its
-    # vm_struct once: 3 runs in 21 of 20,000 operations failed on ARM).
+    # vm_struct once: 4 runs in 37 of 20,000 operations failed on ARM).
     age = "memleak age=0;" if age0 else ""
     with Kernel(arch, append='test autorun="memleak scan=1;%sselftest '
                 'memleak_stress ops=%d;memleak stats;poweroff"' % (age, OPS),
