@@ -899,17 +899,13 @@ static void prefetch_next_slab(unsigned long page, unsigned long nr_pages,
 			       enum memleak_walk_kind kind)
 {
 	unsigned long end = min(nr_pages, page + 1 + BITS_PER_LONG), next;
-	const char *records;
 
 	if (kind == MEMLEAK_WALK_UNMARKED)
 		return;
 	next = find_next_bit(slab_starts, end, page + 1);
-	if (next >= end)
-		return;
-	records = (const char *)memleak_page_entries[next].records;
-	for (unsigned int at = 0; at < MEMLEAK_PREFETCH_BYTES;
-	     at += MEMLEAK_LINE_BYTES)
-		__builtin_prefetch(records + at);
+	if (next < end)
+		memleak_prefetch_lines(memleak_page_entries[next].records,
+				       MEMLEAK_PREFETCH_BYTES);
 }
 
 bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,

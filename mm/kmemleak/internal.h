@@ -1036,13 +1036,20 @@ bool memleak_queue_sort(struct memleak_queue *q,
  */
 #define MEMLEAK_PREFETCH_BYTES 256
 #define MEMLEAK_LINE_BYTES 64
+
+/* Fetches the lines of [p, p + bytes) ahead of their reading. */
+static inline void memleak_prefetch_lines(const void *p, unsigned int bytes)
+{
+	for (unsigned int at = 0; at < bytes; at += MEMLEAK_LINE_BYTES)
+		__builtin_prefetch((const char *)p + at);
+}
+
 static inline void memleak_prefetch_memory(const struct memleak_block *b,
 					   unsigned long start)
 {
-	unsigned int bytes = min(block_size(b), (size_t)MEMLEAK_PREFETCH_BYTES);
-
-	for (unsigned int at = 0; at < bytes; at += MEMLEAK_LINE_BYTES)
-		__builtin_prefetch((const char *)start + at);
+	memleak_prefetch_lines((const void *)start,
+			       min(block_size(b),
+				   (size_t)MEMLEAK_PREFETCH_BYTES));
 }
 
 static inline void
