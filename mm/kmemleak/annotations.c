@@ -13,6 +13,7 @@
 #include <kernel/export.h>
 #include <kernel/printk.h>
 #include "internal.h"
+#include "index.h"
 
 /* The block that starts at ptr, or NULL after a warning naming what. */
 static struct memleak_block *find_start(unsigned long ptr, const char *what)

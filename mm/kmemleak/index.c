@@ -334,28 +334,6 @@ static unsigned long page_addr(unsigned long page)
 	return (unsigned long)__va((min_pfn + page) << PAGE_SHIFT);
 }
 
-/* Slot i's mark, simple and read words in the pool (bit_of() in each). */
-static struct slot_bits *bits_of(const struct page_entry *e, unsigned int i)
-{
-	return slot_bits_of(e->first_bits, i);
-}
-
-static unsigned long bit_of(const struct page_entry *e, unsigned int i)
-{
-	return slot_bit(e->first_bits, i);
-}
-
-static bool record_used(const struct memleak_block *r)
-{
-	return r->flags & MEMLEAK_ALLOCATED;
-}
-
-/* Its first reference makes it gray (a slab block starts at its object). */
-static bool block_is_simple(const struct memleak_block *b)
-{
-	return b->min_count == 1 && !block_is_black(b);
-}
-
 /*
  * addr's slot in the slab of its page entry e (a slab's): false in the
  * slab's unused tail.
@@ -398,16 +376,6 @@ slot_holding(const struct page_entry *e, unsigned long base, unsigned int i,
 	    addr - *start < max(block_size(b), (size_t)1))
 		return b;
 	return NULL;
-}
-
-/*
- * The entry of the first page of the slab at base, from the entry e of
- * one of its pages at addr: the entries of a slab's pages lie in a row.
- */
-static struct page_entry *first_entry(struct page_entry *e, unsigned long addr,
-				      unsigned long base)
-{
-	return e - ((addr - base) >> PAGE_SHIFT);
 }
 
 static void set_pages(unsigned long start, unsigned int nr,
@@ -478,68 +446,6 @@ static void drop_records(struct page_entry *first, unsigned long base)
 	memleak.nr_retired++;
 }
 
-/*
- * The slot at start takes a new block (e: the entry of start's page, in
- * a slab with records): its record gets the block's start, size,
- * min_count and flags (the caller writes the rest), and its bits say
- * whether the block is simple.
- */
-static __always_inline struct memleak_block *
-insert_in_slab(unsigned long start, size_t size, int min_count,
-	       struct page_entry *e, int *err)
-{
-	const struct slab_shape *sh;
-	struct memleak_block *r;
-	struct slot_bits *bits;
-	unsigned long base, bit;
-	unsigned int i;
-
-	sh = &memleak_shapes[e->shape];
-	base = start & sh->mask;
-	i = slot_number(sh, start - base);
-	*err = -EINVAL;
-	if (i >= sh->nr_slots || start != object_start(sh, base, i))
-		return NULL;
-	*err = -ERANGE;
-	if (start + max(size, (size_t)1) >
-	    base + (unsigned long)(i + 1) * sh->size)
-		return NULL;
-	r = e->records + i;
-	*err = -EEXIST;
-	if (record_used(r))
-		return NULL;
-	r->size = (u16)size;
-	r->min_count = (s8)min_count;
-	r->flags = MEMLEAK_ALLOCATED;
-	bits = bits_of(e, i);
-	bit = bit_of(e, i);
-	bits->mark &= ~bit;	/* the slot's new block: unmarked */
-	if (block_is_simple(r))
-		bits->simple |= bit;
-	first_entry(e, start, base)->nr_used++;
-	*err = 0;
-	return r;
-}
-
-/*
- * Frees the record of b, in slot i of the slab of page entry e (the
- * entry of the page its object starts in).
- */
-static void remove_from_slab(struct memleak_block *b, struct page_entry *e,
-			     unsigned int i)
-{
-	const struct slab_shape *sh = &memleak_shapes[e->shape];
-	struct slot_bits *bits = bits_of(e, i);
-	unsigned long bit = bit_of(e, i);
-
-	bits->simple &= ~bit;
-	/* Unread until its next block is read: set only in a used slot. */
-	bits->read &= ~bit;
-	b->flags = 0;
-	e -= object_start(sh, 0, i) >> PAGE_SHIFT;	/* the slab's first */
-	e->nr_used--;
-}
-
 /* ------------------------------------------------------------------ */
 /* The interface                                                       */
 
@@ -575,30 +481,16 @@ struct memleak_block *memleak_index_find(unsigned long addr)
 	return memleak_index_find_at(addr, &start);
 }
 
-struct memleak_block *memleak_index_find_start(unsigned long start,
-					       struct memleak_index_place *place)
+struct memleak_block *memleak_index_find_start_rest(unsigned long start,
+						    struct page_entry *e)
 {
-	struct page_entry *e = entry_of(start);
-	const struct slab_shape *sh;
+	unsigned long at;
 	struct memleak_block *b;
-	unsigned int i;
 
-	place->entry = NULL;
-	if (!e || e->shape == SHAPE_TREE) {
-		unsigned long at;
-
-		b = tree_find_at(start, &at);
-		return b && at == start ? b : NULL;
-	}
-	if (!e->shape || !slot_in_slab(e, start, &i))
-		return NULL;
-	b = e->records + i;
-	sh = &memleak_shapes[e->shape];
-	if (!record_used(b) || start != object_start(sh, start & sh->mask, i))
-		return NULL;
-	place->entry = e;
-	place->slot = i;
-	return b;
+	if (e && e->shape != SHAPE_TREE)
+		return NULL;	/* shape 0: no tracked block in the page */
+	b = tree_find_at(start, &at);
+	return b && at == start ? b : NULL;
 }
 
 /*
@@ -960,15 +852,12 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
 	return !pos->tree_done;
 }
 
-struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
-					   int min_count, int *err)
+struct memleak_block *memleak_index_insert_rest(unsigned long start,
+						size_t size, int min_count,
+						struct page_entry *e, int *err)
 {
-	struct page_entry *e = entry_of(start);
 	struct slab_geometry g;
 
-	/* A slab with records already: they say all. */
-	if (e && is_slab_shape(e->shape))
-		return insert_in_slab(start, size, min_count, e, err);
 	/*
 	 * Each path checks overlaps its own way: one block per slot, or the
 	 * tree. Objects of 64 KiB and more (kmalloc's largest classes) are
@@ -984,15 +873,6 @@ struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
 	if (!new_records(&g))
 		return NULL;
 	return insert_in_slab(start, size, min_count, e, err);
-}
-
-void memleak_index_remove(struct memleak_block *b,
-			  const struct memleak_index_place *place)
-{
-	if (place->entry)
-		remove_from_slab(b, place->entry, place->slot);
-	else
-		memleak_tree_remove(b);
 }
 
 bool memleak_index_slab_released(unsigned long base)

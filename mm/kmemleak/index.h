@@ -1,14 +1,17 @@
 /*
  * What the two halves of the leak collector's index share: index.c
  * (slab objects, by page entry, shape and bit pool) and index_tree.c
- * (every other block, in a tree of start pages); and the scan's lookup,
- * inline here so that scan.c's loop over words holds it. All run with
+ * (every other block, in a tree of start pages). Also inline here, for
+ * their callers' hot loops: the scan's lookup (scan.c's loop over
+ * words), and placing and taking out a slab object's block (tracking.c,
+ * for every allocation that outlives its CPU's log). All run with
  * memleak_lock held.
  */
 #ifndef MM_KMEMLEAK_INDEX_H
 #define MM_KMEMLEAK_INDEX_H
 
 #include <kernel/bitops.h>
+#include <kernel/errno.h>
 #include <kernel/mm.h>
 #include "internal.h"
 
@@ -193,5 +196,186 @@ unsigned int memleak_tree_free_retired(unsigned int n);
 unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
 				    memleak_visit_fn *visit,
 				    void *ctx);
+
+/*
+ * A block's tracking: placing it, finding it by its start when it is
+ * freed, taking it out. A slab object's block, the usual one, is
+ * placed and taken out right here, inline in tracking.c's create and
+ * delete (a long-lived allocation pays both); the rest is index.c's.
+ */
+
+/* Slot i's mark, simple and read words in the pool (bit_of() in each). */
+static inline struct slot_bits *bits_of(const struct page_entry *e,
+					unsigned int i)
+{
+	return slot_bits_of(e->first_bits, i);
+}
+
+static inline unsigned long bit_of(const struct page_entry *e,
+				  unsigned int i)
+{
+	return slot_bit(e->first_bits, i);
+}
+
+static inline bool record_used(const struct memleak_block *r)
+{
+	return r->flags & MEMLEAK_ALLOCATED;
+}
+
+/* Its first reference makes it gray (a slab block starts at its object). */
+static inline bool block_is_simple(const struct memleak_block *b)
+{
+	return b->min_count == 1 && !block_is_black(b);
+}
+
+/*
+ * The entry of the first page of the slab at base, from the entry e of
+ * one of its pages at addr: the entries of a slab's pages lie in a row.
+ */
+static inline struct page_entry *first_entry(struct page_entry *e,
+					     unsigned long addr,
+					     unsigned long base)
+{
+	return e - ((addr - base) >> PAGE_SHIFT);
+}
+
+/*
+ * The slot at start takes a new block (e: the entry of start's page, in
+ * a slab with records): its record gets the block's start, size,
+ * min_count and flags (the caller writes the rest), and its bits say
+ * whether the block is simple.
+ */
+static __always_inline struct memleak_block *
+insert_in_slab(unsigned long start, size_t size, int min_count,
+	       struct page_entry *e, int *err)
+{
+	const struct slab_shape *sh;
+	struct memleak_block *r;
+	struct slot_bits *bits;
+	unsigned long base, bit;
+	unsigned int i;
+
+	sh = &memleak_shapes[e->shape];
+	base = start & sh->mask;
+	i = slot_number(sh, start - base);
+	if (i >= sh->nr_slots || start != object_start(sh, base, i)) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	/* From the object's start to its slot's end. */
+	if (max(size, (size_t)1) > sh->size - sh->obj_offset) {
+		*err = -ERANGE;
+		return NULL;
+	}
+	r = e->records + i;
+	if (record_used(r)) {
+		*err = -EEXIST;
+		return NULL;
+	}
+	r->size = (u16)size;
+	r->min_count = (s8)min_count;
+	r->flags = MEMLEAK_ALLOCATED;
+	bits = bits_of(e, i);
+	bit = bit_of(e, i);
+	bits->mark &= ~bit;	/* the slot's new block: unmarked */
+	if (block_is_simple(r))
+		bits->simple |= bit;
+	first_entry(e, start, base)->nr_used++;
+	return r;
+}
+
+/*
+ * Frees the record of b, in slot i of the slab of page entry e (the
+ * entry of the page its object starts in).
+ */
+static inline void remove_from_slab(struct memleak_block *b,
+				    struct page_entry *e, unsigned int i)
+{
+	const struct slab_shape *sh = &memleak_shapes[e->shape];
+	struct slot_bits *bits = bits_of(e, i);
+	unsigned long bit = bit_of(e, i);
+
+	bits->simple &= ~bit;
+	/* Unread until its next block is read: set only in a used slot. */
+	bits->read &= ~bit;
+	b->flags = 0;
+	e -= object_start(sh, 0, i) >> PAGE_SHIFT;	/* the slab's first */
+	e->nr_used--;
+}
+
+/*
+ * Places a new block: its slot's record (a slab object's) or a node of
+ * the tree, with start, size, min_count and flags (MEMLEAK_ALLOCATED)
+ * written; the caller writes every other field. NULL, with *err -EEXIST
+ * (overlap), -ERANGE (past its slab object) or -ENOMEM, when it cannot.
+ */
+struct memleak_block *memleak_index_insert_rest(unsigned long start,
+						size_t size, int min_count,
+						struct page_entry *e, int *err);
+
+static inline struct memleak_block *
+memleak_index_insert(unsigned long start, size_t size, int min_count, int *err)
+{
+	struct page_entry *e = entry_of(start);
+
+	/* A slab with records already: they say all. */
+	if (e && is_slab_shape(e->shape))
+		return insert_in_slab(start, size, min_count, e, err);
+	return memleak_index_insert_rest(start, size, min_count, e, err);
+}
+
+/*
+ * For a free or an annotation: the block that starts at start (not one
+ * that holds it), or NULL, and where it was found (a slab object's page
+ * entry and slot; entry NULL for a block outside slabs), so that its
+ * removal need not look again.
+ */
+struct memleak_index_place {
+	struct page_entry *entry;
+	unsigned int slot;
+};
+
+struct memleak_block *memleak_index_find_start_rest(unsigned long start,
+						    struct page_entry *e);
+
+static inline struct memleak_block *
+memleak_index_find_start(unsigned long start, struct memleak_index_place *place)
+{
+	struct page_entry *e = entry_of(start);
+	const struct slab_shape *sh;
+	struct memleak_block *b;
+	unsigned long base;
+	unsigned int i;
+
+	place->entry = NULL;
+	if (!e || !is_slab_shape(e->shape))
+		return memleak_index_find_start_rest(start, e);
+	sh = &memleak_shapes[e->shape];
+	base = start & sh->mask;
+	i = slot_number(sh, start - base);
+	if (i >= sh->nr_slots)
+		return NULL;	/* in the slab's unused tail */
+	b = e->records + i;
+	if (!record_used(b) || start != object_start(sh, base, i))
+		return NULL;
+	place->entry = e;
+	place->slot = i;
+	return b;
+}
+
+/*
+ * Takes b, found at place, out of the index and frees its record (flags
+ * 0: no longer MEMLEAK_ALLOCATED); what holds the record's memory is
+ * given back at the last unpin (memleak_index_free_retired()) while the
+ * collector is pinned.
+ */
+static inline void memleak_index_remove(struct memleak_block *b,
+					const struct memleak_index_place *place)
+{
+	if (place->entry)
+		remove_from_slab(b, place->entry, place->slot);
+	else
+		memleak_tree_remove(b);
+}
 
 #endif

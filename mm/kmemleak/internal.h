@@ -779,34 +779,10 @@ bool memleak_index_walk(struct memleak_index_pos *pos, unsigned int max,
  */
 bool memleak_index_page_used(unsigned long addr);
 /*
- * Places a new block: its slot's record (a slab object's) or a node of
- * the tree, with start, size, min_count and flags (MEMLEAK_ALLOCATED)
- * written; the caller writes every other field. NULL, with *err -EEXIST
- * (overlap), -ERANGE (past its slab object) or -ENOMEM, when it cannot.
+ * Placing a block, finding one by its start and taking it out:
+ * memleak_index_insert(), memleak_index_find_start() and
+ * memleak_index_remove() in index.h.
  */
-struct memleak_block *memleak_index_insert(unsigned long start, size_t size,
-					   int min_count, int *err);
-/*
- * For a free or an annotation: the block that starts at start (not one
- * that holds it), or NULL, and where it was found (a slab object's page
- * entry and slot; entry NULL for a block outside slabs), so that its
- * removal need not look again.
- */
-struct page_entry;
-struct memleak_index_place {
-	struct page_entry *entry;
-	unsigned int slot;
-};
-struct memleak_block *memleak_index_find_start(unsigned long start,
-					       struct memleak_index_place *place);
-/*
- * Takes b, found at place, out of the index and frees its record (flags
- * 0: no longer MEMLEAK_ALLOCATED); what holds the record's memory is
- * given back at the last unpin (memleak_index_free_retired()) while the
- * collector is pinned.
- */
-void memleak_index_remove(struct memleak_block *b,
-			  const struct memleak_index_place *place);
 unsigned int memleak_index_free_retired(unsigned int n);
 /*
  * The slab at base went back to the page allocator: its records go too.

@@ -224,7 +224,7 @@ static void flush_log(struct pending_log *log, unsigned int cpu)
 
 		if (!a->start_inv)
 			continue;
-		type = memleak_type_id(a->type, a->size);
+		type = a->type ? memleak_type_id(a->type, a->size) : 0;
 		if (a->ctx != interned || type != interned_type) {
 			trace = intern_context(a->ctx, cpu, type);
 			interned = a->ctx;

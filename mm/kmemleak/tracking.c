@@ -30,6 +30,7 @@
 #include <kernel/string.h>
 #include <kernel/time.h>
 #include "internal.h"
+#include "index.h"
 
 struct memleak_state memleak = {
 	.enabled = true,
