@@ -13,6 +13,8 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 PROMPT = "kernel> "
+# How long wait() lets the reader take the output left in the pipe.
+DRAIN_SECONDS = 10
 
 
 class Timeout(Exception):
@@ -55,23 +57,12 @@ def build_variant(arch, build_dir, options, target="kernel"):
     return make(*cfg, "-j2", target)
 
 
-class Kernel:
-    """One QEMU run. Use as a context manager so QEMU never outlives it."""
+class Console:
+    """A process whose output is read in the background (QEMU's serial
+    console, for Kernel), with input sent to it. Use as a context manager
+    so the process never outlives it."""
 
-    def __init__(self, arch, append="", smp=1, iso=None, test=True,
-                 stdin_data=None, extra=(), image=None):
-        cmd = [os.path.join(ROOT, "tools", "run"), "--arch", arch,
-               "--smp", str(smp)]
-        if test:
-            cmd.append("--test")
-        if iso:
-            cmd += ["--iso", iso]
-        else:
-            if append:
-                cmd += ["--append", append]
-            cmd.append(image or kernel_image(arch))
-        cmd += list(extra)
-        self.arch = arch
+    def __init__(self, cmd, stdin_data=None):
         self.output = ""
         self.pos = 0
         self._cond = threading.Condition()
@@ -128,12 +119,18 @@ class Kernel:
         return self.output[start:self.pos - len(PROMPT)]
 
     def wait(self, timeout=20):
-        """QEMU's (tools/run's) exit status, or None if it had to be killed."""
+        """The exit status (QEMU's, through tools/run), or None if the
+        process had to be killed. Returns once all the process printed is
+        in output: when it exits, its last lines may still wait in the
+        pipe for the reader (a loaded machine once lost a test's verdict
+        line so)."""
         try:
-            return self.proc.wait(timeout)
+            status = self.proc.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
             return None
+        self._reader.join(DRAIN_SECONDS)
+        return status
 
     def kill(self):
         if self.proc.poll() is None:
@@ -150,6 +147,26 @@ class Kernel:
         self.kill()
         self._reader.join(5)
         return False
+
+
+class Kernel(Console):
+    """One QEMU run of a kernel image (by default the arch's test build)."""
+
+    def __init__(self, arch, append="", smp=1, iso=None, test=True,
+                 stdin_data=None, extra=(), image=None):
+        cmd = [os.path.join(ROOT, "tools", "run"), "--arch", arch,
+               "--smp", str(smp)]
+        if test:
+            cmd.append("--test")
+        if iso:
+            cmd += ["--iso", iso]
+        else:
+            if append:
+                cmd += ["--append", append]
+            cmd.append(image or kernel_image(arch))
+        cmd += list(extra)
+        self.arch = arch
+        super().__init__(cmd, stdin_data)
 
 
 def session(tap, arch, checks, name="session", append="test",
