@@ -342,8 +342,9 @@ static inline bool slot_in_slab(const struct page_entry *e, unsigned long addr,
 				unsigned int *i)
 {
 	const struct slab_shape *sh = &memleak_shapes[e->shape];
+	unsigned long base;
 
-	*i = slot_number(sh, addr - (addr & sh->mask));
+	*i = shape_slot(sh, addr, &base);
 	return *i < sh->nr_slots;
 }
 

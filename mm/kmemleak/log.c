@@ -63,12 +63,14 @@
  */
 struct pending_ctx {
 	u64 switches;		/* task_switch_count[] of its CPU */
-	int pid;
 	u16 nr_entries;		/* records in rets[] and fps[] */
 	u8 skip;		/* the first ones, the allocators': untraced */
 	u8 checked;		/* those chain_unchanged() compares */
 	bool ended;		/* the chain ended before a full trace */
-	char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
+	struct {
+		int pid;
+		char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
+	} who;			/* task_current_identity()'s */
 	unsigned long rets[CHAIN_LENGTH];	/* save_stack_chain() */
 	unsigned long fps[CHAIN_LENGTH];	/* save_stack_chain() */
 };
@@ -196,9 +198,9 @@ static struct memleak_trace *intern_context(const struct pending_ctx *c,
 
 	key.cpu = (u8)cpu;
 	key.type = type;
-	key.pid = c->pid;
+	key.pid = c->who.pid;
 	key.nr_entries = (u16)n;
-	memcpy(key.comm, c->comm, sizeof(key.comm));
+	memcpy(key.comm, c->who.comm, sizeof(key.comm));
 	for (unsigned int i = 0; i < n; i++)
 		key.entries[i] = stack_chain_call_site(c->rets[c->skip + i]);
 	return memleak_intern_trace(&key);
@@ -382,18 +384,12 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 	const struct pending_ctx *last = log->last_ctx;
 	struct pending_ctx *c = free_context_slot(log, cpu);
 
-	if (last && last->switches == switches) {
-		const unsigned long *from = (const unsigned long *)last->comm;
-		unsigned long *to = (unsigned long *)c->comm;
-		const unsigned int words = sizeof(c->comm) / sizeof(long);
-
-		/* Word by word: memcpy() would cost more than the identity. */
-		for (unsigned int i = 0; i < words; i++)
-			to[i] = from[i];
-		c->pid = last->pid;
-	} else {
-		task_current_identity(c->comm, sizeof(c->comm), &c->pid);
-	}
+	/* A struct's copy: a few moves, where memcpy() would be a call. */
+	if (last && last->switches == switches)
+		c->who = last->who;
+	else
+		task_current_identity(c->who.comm, sizeof(c->who.comm),
+				      &c->who.pid);
 	c->switches = switches;
 	log->last_ctx = c;
 	c->nr_entries = save_stack_chain(fp, c->rets, c->fps, CHAIN_LENGTH);

@@ -267,8 +267,8 @@ def pending_allocs():
             skip = int(c["skip"])
             length = struct_type("memleak_trace")["entries"].type.range()[1] + 1
             found.append({"start": ~inv & mask, "size": int(a["size"]),
-                          "cpu": cpu, "comm": c_string(c["comm"]),
-                          "pid": int(c["pid"]),
+                          "cpu": cpu, "comm": c_string(c["who"]["comm"]),
+                          "pid": int(c["who"]["pid"]),
                           "entries": [call_site(ulong(c["rets"][j]))
                                       for j in range(skip, nr)][:length]})
     return found
