@@ -342,9 +342,8 @@ static inline bool slot_in_slab(const struct page_entry *e, unsigned long addr,
 				unsigned int *i)
 {
 	const struct slab_shape *sh = &memleak_shapes[e->shape];
-	unsigned long base;
 
-	*i = shape_slot(sh, addr, &base);
+	*i = slot_number(sh, addr - (addr & sh->mask));
 	return *i < sh->nr_slots;
 }
 

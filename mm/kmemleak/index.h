@@ -55,12 +55,10 @@ static inline unsigned int divide_by_size(unsigned long off,
 	return (unsigned int)(off / size);
 }
 
-/* The slot of addr in its slab of shape sh, and the slab's start. */
-static inline unsigned int shape_slot(const struct slab_shape *sh,
-				      unsigned long addr, unsigned long *base)
+static inline unsigned int slot_number(const struct slab_shape *sh,
+				       unsigned long off)
 {
-	*base = addr & sh->mask;
-	return divide_by_size(addr - *base, sh->size, sh->reciprocal);
+	return divide_by_size(off, sh->size, sh->reciprocal);
 }
 
 static inline unsigned long object_start(const struct slab_shape *sh,
@@ -150,7 +148,8 @@ memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
 	if (!e || !is_slab_shape(e->shape))
 		return memleak_index_scan_lookup_rest(addr, e, i, start);
 	sh = &memleak_shapes[e->shape];
-	i = shape_slot(sh, addr, &base);
+	base = addr & sh->mask;
+	i = slot_number(sh, addr - base);
 	if (i >= sh->nr_slots)
 		return NULL;	/* in the slab's unused tail */
 	bits = slot_bits_of(e->first_bits, i);
@@ -257,7 +256,8 @@ insert_in_slab(unsigned long start, size_t size, int min_count,
 	unsigned int i;
 
 	sh = &memleak_shapes[e->shape];
-	i = shape_slot(sh, start, &base);
+	base = start & sh->mask;
+	i = slot_number(sh, start - base);
 	if (i >= sh->nr_slots || start != object_start(sh, base, i)) {
 		*err = -EINVAL;
 		return NULL;
@@ -351,7 +351,8 @@ memleak_index_find_start(unsigned long start, struct memleak_index_place *place)
 	if (!e || !is_slab_shape(e->shape))
 		return memleak_index_find_start_rest(start, e);
 	sh = &memleak_shapes[e->shape];
-	i = shape_slot(sh, start, &base);
+	base = start & sh->mask;
+	i = slot_number(sh, start - base);
 	if (i >= sh->nr_slots)
 		return NULL;	/* in the slab's unused tail */
 	b = e->records + i;
