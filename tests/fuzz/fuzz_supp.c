@@ -23,7 +23,10 @@
 #define FRAME_MAX 200
 #define LEAK_PREFIX 5	/* "leak:" */
 
-/* What the parser did: the patterns it gave add(), the lines it named. */
+/*
+ * What the parser did: how many patterns it gave add() and how many
+ * lines it named as skipped, and the first MAX_SEEN of each.
+ */
 static char *added[MAX_SEEN];
 static unsigned int nr_added, skipped[MAX_SEEN], nr_skipped;
 
@@ -48,7 +51,8 @@ int printk(const char *fmt, ...)
 	if (strncmp(buf, "memleak: fuzz.supp:", 19) || !colon)
 		abort();
 	if (nr_skipped < MAX_SEEN)
-		skipped[nr_skipped++] = strtoul(buf + 19, NULL, 10);
+		skipped[nr_skipped] = strtoul(buf + 19, NULL, 10);
+	nr_skipped++;
 	return 0;
 }
 
@@ -68,13 +72,30 @@ static int add(const char *pattern)
 	if (strlen(pattern) >= MEMLEAK_PATTERN_LEN + LEAK_PREFIX)
 		abort();
 	if (nr_added < MAX_SEEN)
-		added[nr_added++] = dup_bytes(pattern, strlen(pattern));
+		added[nr_added] = dup_bytes(pattern, strlen(pattern));
+	nr_added++;
 	return memleak_check_pattern(pattern, &why) ? 0 : -1;
 }
 
 static bool blank(char c)
 {
 	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* The model's nth skipped line is line nr: so must the parser's be. */
+static void expect_skipped(unsigned int nr, unsigned int *n_skip)
+{
+	if (*n_skip < MAX_SEEN && skipped[*n_skip] != nr)
+		abort();
+	(*n_skip)++;
+}
+
+/* The model's nth pattern for add(): so must the parser's be. */
+static void expect_added(const char *pattern, unsigned int *n_add)
+{
+	if (*n_add < MAX_SEEN && strcmp(added[*n_add], pattern))
+		abort();
+	(*n_add)++;
 }
 
 /* Whether the model's pattern of the line would be checked, and passes. */
@@ -95,17 +116,14 @@ static void model_line(const char *line, size_t len, unsigned int nr,
 		return;
 	if (end - start >= sizeof(pattern) ||
 	    memchr(line + start, '\0', end - start)) {
-		if (*n_skip >= MAX_SEEN || skipped[(*n_skip)++] != nr)
-			abort();
+		expect_skipped(nr, n_skip);
 		return;
 	}
 	memcpy(pattern, line + start, end - start);
 	pattern[end - start] = '\0';
-	if (*n_add < MAX_SEEN && strcmp(added[(*n_add)++], pattern))
-		abort();
-	if (!memleak_check_pattern(pattern, &why) &&
-	    (*n_skip >= MAX_SEEN || skipped[(*n_skip)++] != nr))
-		abort();
+	expect_added(pattern, n_add);
+	if (!memleak_check_pattern(pattern, &why))
+		expect_skipped(nr, n_skip);
 }
 
 /* Whether p[0..pn) matches all of s[0..sn): a table, row by row. */
@@ -165,9 +183,10 @@ static bool model_file(const char *pattern, const char *path)
 
 static void check_matching(char **frames, unsigned int nr_frames)
 {
+	unsigned int n = min(nr_added, (unsigned int)MAX_SEEN);
 	const char *why, *p;
 
-	for (unsigned int i = 0; i < nr_added; i++) {
+	for (unsigned int i = 0; i < n; i++) {
 		p = memleak_check_pattern(added[i], &why);
 		if (!p)
 			continue;
@@ -208,13 +227,13 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			frames[nr_frames++] = dup_bytes(text + pos, len);
 		pos += len + 1;
 	}
-	if (n_add != min(nr_added, (unsigned int)MAX_SEEN) ||
-	    n_skip != min(nr_skipped, (unsigned int)MAX_SEEN))
+	/* Every line counted, the first MAX_SEEN of each kind compared. */
+	if (n_add != nr_added || n_skip != nr_skipped)
 		abort();
 	check_matching(frames, nr_frames);
 	for (unsigned int i = 0; i < nr_frames; i++)
 		free(frames[i]);
-	for (unsigned int i = 0; i < nr_added; i++)
+	for (unsigned int i = 0; i < min(nr_added, (unsigned int)MAX_SEEN); i++)
 		free(added[i]);
 	free(text);
 	return 0;
