@@ -103,6 +103,19 @@ static inline unsigned long slot_bit(u32 first_bits, unsigned int i)
 	return 1ul << slot_bit_number(first_bits, i);
 }
 
+/* Slot i's mark, simple and read words in the pool (bit_of() in each). */
+static inline struct slot_bits *bits_of(const struct page_entry *e,
+					unsigned int i)
+{
+	return slot_bits_of(e->first_bits, i);
+}
+
+static inline unsigned long bit_of(const struct page_entry *e,
+				  unsigned int i)
+{
+	return slot_bit(e->first_bits, i);
+}
+
 bool memleak_slot_bits_alloc(unsigned int nr_slots, u32 *first_bits);
 void memleak_slot_bits_free(u32 first_bits, unsigned int nr_slots);
 unsigned long memleak_slot_bits_pages(void);
@@ -152,8 +165,8 @@ memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
 	i = slot_number(sh, addr - base);
 	if (i >= sh->nr_slots)
 		return NULL;	/* in the slab's unused tail */
-	bits = slot_bits_of(e->first_bits, i);
-	bit = slot_bit(e->first_bits, i);
+	bits = bits_of(e, i);
+	bit = bit_of(e, i);
 	if (bits->mark & bit)
 		return NULL;
 	if ((bits->simple & bit) && addr == object_start(sh, base, i)) {
@@ -203,19 +216,6 @@ unsigned int memleak_tree_walk_page(unsigned long *key, bool *done,
  * placed and taken out right here, inline in tracking.c's create and
  * delete (a long-lived allocation pays both); the rest is index.c's.
  */
-
-/* Slot i's mark, simple and read words in the pool (bit_of() in each). */
-static inline struct slot_bits *bits_of(const struct page_entry *e,
-					unsigned int i)
-{
-	return slot_bits_of(e->first_bits, i);
-}
-
-static inline unsigned long bit_of(const struct page_entry *e,
-				  unsigned int i)
-{
-	return slot_bit(e->first_bits, i);
-}
 
 static inline bool record_used(const struct memleak_block *r)
 {
