@@ -59,49 +59,55 @@ bool stack_bounds_of_current(unsigned long *low, unsigned long *high)
 }
 
 /*
- * Stores the call sites above the frame at fp (or, for a chain, the
- * return addresses as they are, and where each record was: fps[0] = fp,
- * fps[i + 1] the frame pointer saved in record i). What repeated
- * stack_prev_frame() steps give, in fewer instructions, as the leak
- * collector walks on allocations. The record bounds become one range
- * check per frame: [low, high) is word-aligned, so the record at fp lies
- * inside it exactly when fp is in [lo, lo + span] (both layouts have
- * words above fp, so fp < high follows). A frame pointer of 0 falls
- * outside, lo being above 0 for any real stack.
+ * Stores the call sites above the frame at fp in entries[] or, for a
+ * chain, each record as it was (where it was and its return address) in
+ * chain[]. What repeated stack_prev_frame() steps give, in fewer
+ * instructions, as the leak collector walks on allocations. The bounds
+ * of a record become one compare per frame: [low, high) is
+ * word-aligned, so the record at fp lies inside it exactly when fp is
+ * in [lo, top] (both layouts have words above fp, so fp < high
+ * follows), and each record must lie strictly higher than the one
+ * before, so once the first is inside, only top is left to check.
  */
 static __always_inline unsigned int
 walk(unsigned long fp, unsigned long low, unsigned long high,
-     unsigned long *entries, unsigned long *fps, unsigned int max, bool chain)
+     unsigned long *entries, struct chain_record *chain, unsigned int max,
+     bool as_chain)
 {
 	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
 	const unsigned long word = sizeof(unsigned long);
 	const unsigned long record = (layout.below + layout.above) * word;
-	unsigned long *entry = entries, *end = entries + max, lo, span;
+	unsigned long lo = low + layout.below * word, top;
+	unsigned int n = 0;
 
-	lo = low + layout.below * word;
+	/* lo above 0, for any real stack: a frame pointer of 0 is outside. */
 	if (high - low < record || lo == 0)
 		return 0;
-	span = high - low - record;
-	while (entry < end) {
+	top = high - layout.above * word;
+	if (fp - lo > top - lo || fp % word)
+		return 0;
+	while (n < max) {
 		const unsigned long *words = (const unsigned long *)fp;
-		struct stack_frame caller;
+		unsigned long caller_fp = words[layout.saved_fp];
+		struct stack_frame caller = {
+			.pc = words[layout.return_address],
+			.fp = caller_fp,
+		};
 
-		if (fp - lo > span || fp % word)
-			break;
-		caller.fp = words[layout.saved_fp];
-		caller.pc = words[layout.return_address];
 		/* 0 ends the chain; anything else must lie strictly higher. */
-		if (caller.pc == 0 || caller.fp - 1 < fp)
+		if (caller.pc == 0 || caller_fp - 1 < fp)
 			break;
-		if (chain) {
-			*entry++ = caller.pc;
-			*fps++ = fp;
-		} else {
-			*entry++ = stack_call_address(&caller);
-		}
-		fp = caller.fp;
+		if (as_chain)
+			chain[n] = (struct chain_record){ fp, caller.pc };
+		else
+			entries[n] = stack_call_address(&caller);
+		n++;
+		/* Above fp, so inside unless past top (or 0, which wraps). */
+		if (caller_fp - 1 >= top || caller_fp % word)
+			break;
+		fp = caller_fp;
 	}
-	return entry - entries;
+	return n;
 }
 
 /*
@@ -123,8 +129,8 @@ __noinline unsigned int save_stack_trace(unsigned long *entries,
 	return skip ? 0 : walk(frame.fp, low, high, entries, NULL, max, false);
 }
 
-unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
-			      unsigned long *fps, unsigned int max)
+unsigned int save_stack_chain(unsigned long fp, struct chain_record *chain,
+			      unsigned int max)
 {
 	unsigned long low, high;
 
@@ -132,7 +138,7 @@ unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 	if (!on_current_stack(fp, &low, &high) &&
 	    !stack_bounds_of(fp, &low, &high))
 		return 0;
-	return walk(fp, low, high, rets, fps, max, true);
+	return walk(fp, low, high, NULL, chain, max, true);
 }
 
 unsigned int save_stack_trace_from(unsigned long pc, unsigned long fp,

@@ -128,6 +128,97 @@ static void test_from_a_given_frame(struct ktest *t)
 					    DEPTH_MAX), 1);
 }
 
+/*
+ * A stack made up in an array, to see each way a chain ends: the
+ * records laid out as this arch's (ARCH_FRAME_LAYOUT), frame i's at
+ * word FAKE_SPACING * i + FAKE_SPACING / 2, linked upwards from frame 0.
+ */
+#define FAKE_SPACING 8
+#define FAKE_WORDS (FAKE_SPACING * 8)
+
+static unsigned long fake_stack[FAKE_WORDS];
+static const struct frame_layout fake_layout = ARCH_FRAME_LAYOUT;
+
+static unsigned long fake_fp(unsigned int i)
+{
+	return (unsigned long)&fake_stack[FAKE_SPACING * i + FAKE_SPACING / 2];
+}
+
+/* The return address in frame i's record. */
+static unsigned long fake_ret(unsigned int i)
+{
+	return 0x1000 + 0x10 * i;
+}
+
+static void fake_record(unsigned long fp, unsigned long saved_fp,
+			unsigned long ret)
+{
+	unsigned long *words = (unsigned long *)fp;
+
+	words[fake_layout.saved_fp] = saved_fp;
+	words[fake_layout.return_address] = ret;
+}
+
+/* Frames 0 .. n - 1, each leading to the next; the last's saved fp is 0. */
+static void fake_chain(unsigned int n)
+{
+	memset(fake_stack, 0, sizeof(fake_stack));
+	for (unsigned int i = 0; i < n; i++)
+		fake_record(fake_fp(i), i + 1 < n ? fake_fp(i + 1) : 0,
+			    fake_ret(i));
+}
+
+/*
+ * The entries of the walk from frame 0 of the fake stack (after the pc
+ * save_stack_trace_from() stores first), checked against stack_prev_frame()
+ * stepped by hand; returns how many there were.
+ */
+static unsigned int fake_walk(struct ktest *t, unsigned int max)
+{
+	unsigned long low = (unsigned long)fake_stack;
+	unsigned long high = (unsigned long)(fake_stack + FAKE_WORDS);
+	unsigned long entries[DEPTH_MAX];
+	struct stack_frame frame = { .fp = fake_fp(0) };
+	unsigned int n, i = 0;
+
+	n = save_stack_trace_from(0, fake_fp(0), low, high, entries, max + 1);
+	KEXPECT(t, n >= 1);
+	while (i + 1 < n && stack_prev_frame(&frame, low, high)) {
+		KEXPECT_EQ(t, entries[i + 1], stack_call_address(&frame));
+		i++;
+	}
+	KEXPECT_EQ(t, i + 1, n);
+	return n - 1;
+}
+
+static void test_fabricated_chain_ends(struct ktest *t)
+{
+	unsigned long top = (unsigned long)(fake_stack + FAKE_WORDS) -
+			    fake_layout.above * sizeof(unsigned long);
+
+	/* A saved frame pointer of 0 ends the chain after its record. */
+	fake_chain(4);
+	KEXPECT_EQ(t, fake_walk(t, DEPTH_MAX - 1), 4);
+	KEXPECT_EQ(t, fake_walk(t, 3), 3);
+	/* A link downwards: the record holding it is not taken. */
+	fake_record(fake_fp(2), fake_fp(0), fake_ret(2));
+	KEXPECT_EQ(t, fake_walk(t, DEPTH_MAX - 1), 2);
+	/* A return address of 0 ends the chain before its record. */
+	fake_chain(4);
+	fake_record(fake_fp(1), fake_fp(2), 0);
+	KEXPECT_EQ(t, fake_walk(t, DEPTH_MAX - 1), 1);
+	/* Links past the stack's top or misaligned: the record is the last. */
+	fake_chain(4);
+	fake_record(fake_fp(1), top + sizeof(unsigned long), fake_ret(1));
+	KEXPECT_EQ(t, fake_walk(t, DEPTH_MAX - 1), 2);
+	fake_record(fake_fp(1), fake_fp(2) + 1, fake_ret(1));
+	KEXPECT_EQ(t, fake_walk(t, DEPTH_MAX - 1), 2);
+	/* A record right at the top still fits, and is walked. */
+	fake_record(fake_fp(1), top, fake_ret(1));
+	fake_record(top, 0, fake_ret(7));
+	KEXPECT_EQ(t, fake_walk(t, DEPTH_MAX - 1), 3);
+}
+
 static bool formats_as(const char *expected, const char *fmt, const void *p)
 {
 	char buf[KSYM_NAME_MAX + 64];
@@ -207,6 +298,7 @@ static const struct ktest_case stacktrace_cases[] = {
 	KTEST_CASE(test_chain_depth),
 	KTEST_CASE(test_max_and_skip),
 	KTEST_CASE(test_from_a_given_frame),
+	KTEST_CASE(test_fabricated_chain_ends),
 	KTEST_CASE(test_percent_ps),
 	KTEST_CASE(test_builtin_table),
 	KTEST_CASE(test_lookup_name),

@@ -30,12 +30,12 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
  * glibc cannot start at a given frame, but our host code keeps frame
  * pointers: the return address in fp's record (x86-64: the word above
  * the saved frame pointer) is found among glibc's frames, and the trace
- * starts there. fps[0] is set to 0, no frame pointer: the chain cannot
- * be re-checked (stack_chain_unchanged() would read glibc's frames), so
+ * starts there. chain[0].fp is set to 0, no frame pointer: the chain cannot
+ * be re-checked (the hook would read glibc's frames), so
  * the collector walks every time.
  */
-unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
-			      unsigned long *fps, unsigned int max)
+unsigned int save_stack_chain(unsigned long fp, struct chain_record *chain,
+			      unsigned int max)
 {
 	void *frames[HOST_MAX_FRAMES];
 	unsigned long ret = ((const unsigned long *)fp)[1];
@@ -45,8 +45,8 @@ unsigned int save_stack_chain(unsigned long fp, unsigned long *rets,
 	for (i = 0; i < n && (unsigned long)frames[i] != ret; i++)
 		;
 	for (; i < n && count < max; i++)
-		rets[count++] = (unsigned long)frames[i];
-	fps[0] = 0;
+		chain[count++].ret = (unsigned long)frames[i];
+	chain[0].fp = 0;
 	return count;
 }
 

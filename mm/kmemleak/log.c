@@ -63,7 +63,7 @@
  */
 struct pending_ctx {
 	u64 switches;		/* task_switch_count[] of its CPU */
-	u16 nr_entries;		/* records in rets[] and fps[] */
+	u16 nr_entries;		/* records in chain[] */
 	u8 skip;		/* the first ones, the allocators': untraced */
 	u8 checked;		/* those chain_unchanged() compares */
 	bool ended;		/* the chain ended before a full trace */
@@ -71,8 +71,7 @@ struct pending_ctx {
 		int pid;
 		char comm[MEMLEAK_COMM_LEN] __aligned(sizeof(long));
 	} who;			/* task_current_identity()'s */
-	unsigned long rets[CHAIN_LENGTH];	/* save_stack_chain() */
-	unsigned long fps[CHAIN_LENGTH];	/* save_stack_chain() */
+	struct chain_record chain[CHAIN_LENGTH];	/* save_stack_chain() */
 };
 
 struct pending_alloc {
@@ -202,7 +201,7 @@ static struct memleak_trace *intern_context(const struct pending_ctx *c,
 	key.nr_entries = (u16)n;
 	memcpy(key.comm, c->who.comm, sizeof(key.comm));
 	for (unsigned int i = 0; i < n; i++)
-		key.entries[i] = stack_chain_call_site(c->rets[c->skip + i]);
+		key.entries[i] = stack_chain_call_site(c->chain[c->skip + i].ret);
 	return memleak_intern_trace(&key);
 }
 
@@ -367,7 +366,7 @@ static unsigned int allocator_records(const struct pending_ctx *c,
 	unsigned int i = 0;
 
 	n = min(n, (unsigned int)MEMLEAK_ALLOC_FRAMES);
-	while (i < n && in_alloc_text(stack_chain_call_site(c->rets[i])))
+	while (i < n && in_alloc_text(stack_chain_call_site(c->chain[i].ret)))
 		i++;
 	return i;
 }
@@ -392,9 +391,9 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 				      &c->who.pid);
 	c->switches = switches;
 	log->last_ctx = c;
-	c->nr_entries = save_stack_chain(fp, c->rets, c->fps, CHAIN_LENGTH);
+	c->nr_entries = save_stack_chain(fp, c->chain, CHAIN_LENGTH);
 	if (!c->nr_entries)
-		c->fps[0] = 0;	/* never matched */
+		c->chain[0].fp = 0;	/* never matched */
 	c->skip = allocator_records(c, c->nr_entries);
 	/* Records past the trace's last do not change it. */
 	c->checked = min(c->nr_entries, c->skip + MEMLEAK_TRACE_LENGTH);
@@ -403,31 +402,31 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 }
 
 /*
- * True when the records of c that make its trace (fps[0] a live frame
+ * True when the records of c that make its trace (chain[0].fp a live frame
  * of this stack) still hold the same words, so that a walk would give
  * the same trace: each one its return address and the link to the next.
  * A chain that ended before the trace was full matches only when it
  * still ends at a saved frame pointer of 0, as the chains of threads and
  * of the boot stack do: only then a new walk surely stops there too.
- * Inline and unrolled, as stack_chain_unchanged(): the collector runs it
- * on every allocation.
+ * Inline and unrolled: the collector runs it on every allocation, where a
+ * call and a loop would cost a third of the check.
  */
 static __always_inline bool chain_unchanged(const struct pending_ctx *c)
 {
 	static const struct frame_layout layout = ARCH_FRAME_LAYOUT;
-	const unsigned long *words = (const unsigned long *)c->fps[0];
+	const unsigned long *words = (const unsigned long *)c->chain[0].fp;
 	const unsigned int n = c->checked;
 
 #pragma GCC unroll 16
 	for (unsigned int i = 0; i < CHAIN_LENGTH; i++) {
 		unsigned long caller_fp;
 
-		if (words[layout.return_address] != c->rets[i])
+		if (words[layout.return_address] != c->chain[i].ret)
 			return false;
 		caller_fp = words[layout.saved_fp];
 		if (i + 1 >= n || i + 1 == CHAIN_LENGTH)
 			return !c->ended || caller_fp == 0;
-		if (caller_fp != c->fps[i + 1])
+		if (caller_fp != c->chain[i + 1].fp)
 			return false;
 		words = (const unsigned long *)caller_fp;
 	}
@@ -440,7 +439,7 @@ same_context(struct pending_log *log, unsigned long fp, u64 switches)
 {
 	struct pending_ctx *c = log->last_ctx;
 
-	if (!c || c->switches != switches || c->fps[0] != fp ||
+	if (!c || c->switches != switches || c->chain[0].fp != fp ||
 	    !chain_unchanged(c))
 		return NULL;
 	return c;

@@ -261,7 +261,7 @@ def pending_allocs():
             if not inv:
                 continue            # cancelled by a free
             c = a["ctx"].dereference()
-            nr = min(int(c["nr_entries"]), c["rets"].type.range()[1] + 1)
+            nr = min(int(c["nr_entries"]), c["chain"].type.range()[1] + 1)
             # The first skip records are the allocators' (log.c): as the
             # trace the kernel will intern, from the caller on.
             skip = int(c["skip"])
@@ -269,7 +269,7 @@ def pending_allocs():
             found.append({"start": ~inv & mask, "size": int(a["size"]),
                           "cpu": cpu, "comm": c_string(c["who"]["comm"]),
                           "pid": int(c["who"]["pid"]),
-                          "entries": [call_site(ulong(c["rets"][j]))
+                          "entries": [call_site(ulong(c["chain"][j]["ret"]))
                                       for j in range(skip, nr)][:length]})
     return found
 
