@@ -520,19 +520,6 @@ bool memleak_index_peek(unsigned long addr, unsigned long *start, u8 *type)
 	return addr >= *start;
 }
 
-struct memleak_block *memleak_index_scan_lookup_rest(unsigned long addr,
-						     const struct page_entry *e,
-						     unsigned int i,
-						     unsigned long *start)
-{
-	if (!e || e->shape == SHAPE_TREE)
-		return tree_find_at(addr, start);
-	if (!e->shape)
-		return NULL;
-	return slot_holding(e, addr & memleak_shapes[e->shape].mask, i, addr,
-			    start);
-}
-
 bool memleak_index_marked(unsigned long addr)
 {
 	unsigned int i;

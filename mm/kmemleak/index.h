@@ -140,12 +140,10 @@ static inline struct page_entry *entry_of(unsigned long addr)
  * inline in the scan's loop over words, since it runs for every word
  * that may be a pointer: the usual answers, a marked slot or a simple
  * block's first reference, come from the page entry and the bit pool.
- * The rest (blocks outside slabs, a word inside a block) is index.c's.
+ * The rest (blocks outside slabs, a word inside a block, a block with
+ * aliases or scan areas) is memleak_index_find_at()'s, which looks the
+ * page entry and the slot up again: rare words, on a real heap.
  */
-struct memleak_block *memleak_index_scan_lookup_rest(unsigned long addr,
-						     const struct page_entry *e,
-						     unsigned int i,
-						     unsigned long *start);
 
 static inline struct memleak_block *
 memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
@@ -155,11 +153,11 @@ memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
 	const struct slab_shape *sh;
 	struct slot_bits *bits;
 	unsigned long base, bit;
-	unsigned int i = 0;
+	unsigned int i;
 
 	*first_ref = false;
 	if (!e || !is_slab_shape(e->shape))
-		return memleak_index_scan_lookup_rest(addr, e, i, start);
+		return memleak_index_find_at(addr, start);
 	sh = &memleak_shapes[e->shape];
 	base = addr & sh->mask;
 	i = slot_number(sh, addr - base);
@@ -181,7 +179,7 @@ memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
 		*start = addr;
 		return e->records + i;
 	}
-	return memleak_index_scan_lookup_rest(addr, e, i, start);
+	return memleak_index_find_at(addr, start);
 }
 
 /*

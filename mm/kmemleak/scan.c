@@ -271,6 +271,18 @@ static bool maybe_wanted(unsigned long value)
 }
 
 /*
+ * A white block (at start, marked) that a word's reference just turned
+ * gray. With the world stopped only white blocks are unmarked, and each
+ * one found is a block the mark alone would have reported: a rescue.
+ */
+static void turned_gray(struct memleak_block *b, unsigned long start)
+{
+	gray_push(b, start);
+	if (memleak.confirming)
+		memleak.nr_rescued++;
+}
+
+/*
  * Counts the reference of a word that may refer to a block (within the
  * bounds, and maybe_wanted()). A word refers to a block when it is its
  * start or one of its aliases: word-aligned addresses, so a word with
@@ -292,10 +304,7 @@ static void count_reference(unsigned long value)
 		return;
 	b = memleak_index_scan_lookup(value, &first_ref, &start);
 	if (first_ref) {
-		gray_push(b, start);	/* marked by the lookup */
-		/* With the world stopped, only white blocks are unmarked. */
-		if (memleak.confirming)
-			memleak.nr_rescued++;
+		turned_gray(b, start);	/* marked by the lookup */
 		return;
 	}
 	if (!b)
@@ -309,9 +318,8 @@ static void count_reference(unsigned long value)
 	if (!block_is_white(b)) {
 		memleak_index_mark(b, start);	/* gray or black already */
 	} else if (++b->count >= b->min_count) {
-		make_gray(b, start);
-		if (memleak.confirming)
-			memleak.nr_rescued++;
+		memleak_index_mark(b, start);
+		turned_gray(b, start);
 	}
 }
 
