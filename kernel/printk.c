@@ -1,17 +1,15 @@
-/* printk and panic: console output and the last words, with a backtrace. */
+/*
+ * printk: formats into a buffer on the stack and writes it to the
+ * console in one console_write(), whose lock keeps the message whole
+ * (kernel/console.c). The host build uses this file as it is, with its
+ * own console (arch/host/console.c: the tests' log); panic() is
+ * kernel/panic.c's, or arch/host/panic.c's there.
+ */
 #include <kernel/printk.h>
 #include <kernel/console.h>
-#include <kernel/arch.h>
-#include <kernel/init.h>
-#include <kernel/smp.h>
-#include <kernel/string.h>
-#include <kernel/stacktrace.h>
 #include <kernel/export.h>
 
 #define PRINTK_BUF_SIZE 512
-
-/* Set once a panic starts; from then on only the panicking CPU prints. */
-static volatile int panic_in_progress;
 
 int vprintk(const char *fmt, va_list ap)
 {
@@ -36,24 +34,3 @@ int printk(const char *fmt, ...)
 	return len;
 }
 EXPORT_SYMBOL(printk);
-
-void panic(const char *fmt, ...)
-{
-	va_list ap;
-
-	arch_irq_save();
-	if (__atomic_exchange_n(&panic_in_progress, 1, __ATOMIC_SEQ_CST))
-		smp_stop_this_cpu();	/* a panic while panicking: stop quietly */
-	smp_send_stop();
-
-	printk("panic: ");
-	va_start(ap, fmt);
-	vprintk(fmt, ap);
-	va_end(ap);
-	printk("\n");
-	dump_stack();
-	if (test_mode)
-		arch_test_exit(1);
-	arch_halt();
-}
-EXPORT_SYMBOL(panic);

@@ -21,7 +21,8 @@ HOST_LIB_SRCS := $(filter-out %_test.c,$(wildcard lib/*.c)) \
 		mm/written_untracked.c,\
 		$(wildcard mm/*.c)) \
 	$(HOST_MEMLEAK_SRCS) \
-	kernel/lineedit.c kernel/shell.c $(wildcard kernel/kallsyms.c) \
+	kernel/lineedit.c kernel/shell.c kernel/printk.c \
+	$(wildcard kernel/kallsyms.c) \
 	arch/i386/multiboot_info.c
 HOST_TEST_SRCS := $(wildcard tests/host/test_*.c)
 
