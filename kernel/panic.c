@@ -15,7 +15,7 @@ void panic(const char *fmt, ...)
 
 	arch_irq_save();
 	if (__atomic_exchange_n(&panic_in_progress, 1, __ATOMIC_SEQ_CST))
-		smp_stop_this_cpu();	/* a panic while panicking: stop quietly */
+		smp_stop_this_cpu();	/* panicking again: stop quietly */
 	smp_send_stop();
 
 	printk("panic: ");

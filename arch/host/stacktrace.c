@@ -30,9 +30,9 @@ unsigned int save_stack_trace(unsigned long *entries, unsigned int max,
  * glibc cannot start at a given frame, but our host code keeps frame
  * pointers: the return address in fp's record (x86-64: the word above
  * the saved frame pointer) is found among glibc's frames, and the trace
- * starts there. chain[0].fp is set to 0, no frame pointer: the chain cannot
- * be re-checked (the hook would read glibc's frames), so
- * the collector walks every time.
+ * starts there. chain[0].fp is set to 0, no frame pointer: the chain
+ * cannot be re-checked (the hook would read glibc's frames), so the
+ * collector walks every time.
  */
 unsigned int save_stack_chain(unsigned long fp, struct chain_record *chain,
 			      unsigned int max)

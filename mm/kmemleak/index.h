@@ -144,7 +144,6 @@ static inline struct page_entry *entry_of(unsigned long addr)
  * aliases or scan areas) is memleak_index_find_at()'s, which looks the
  * page entry and the slot up again: rare words, on a real heap.
  */
-
 static inline struct memleak_block *
 memleak_index_scan_lookup(unsigned long addr, bool *first_ref,
 			  unsigned long *start)

@@ -200,8 +200,11 @@ static struct memleak_trace *intern_context(const struct pending_ctx *c,
 	key.pid = c->who.pid;
 	key.nr_entries = (u16)n;
 	memcpy(key.comm, c->who.comm, sizeof(key.comm));
-	for (unsigned int i = 0; i < n; i++)
-		key.entries[i] = stack_chain_call_site(c->chain[c->skip + i].ret);
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned long ret = c->chain[c->skip + i].ret;
+
+		key.entries[i] = stack_chain_call_site(ret);
+	}
 	return memleak_intern_trace(&key);
 }
 
@@ -402,9 +405,10 @@ new_context(struct pending_log *log, unsigned int cpu, unsigned long fp,
 }
 
 /*
- * True when the records of c that make its trace (chain[0].fp a live frame
- * of this stack) still hold the same words, so that a walk would give
- * the same trace: each one its return address and the link to the next.
+ * True when the records of c that make its trace (chain[0].fp a live
+ * frame of this stack) still hold the same words, so that a walk would
+ * give the same trace: each one its return address and the link to the
+ * next.
  * A chain that ended before the trace was full matches only when it
  * still ends at a saved frame pointer of 0, as the chains of threads and
  * of the boot stack do: only then a new walk surely stops there too.
