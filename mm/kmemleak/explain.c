@@ -284,19 +284,11 @@ static void refs_in_root(unsigned long start, unsigned long end,
 	window_close();
 }
 
-struct block_list {
-	struct memleak_queue queue;
-	bool out_of_memory;
-};
-
 static void collect_block(struct memleak_block *b, unsigned long start,
 			  void *ctx)
 {
-	struct block_list *l = ctx;
-
-	if ((b->flags & MEMLEAK_ALLOCATED) && !l->out_of_memory &&
-	    !memleak_queue_push(&l->queue, b, start))
-		l->out_of_memory = true;
+	if (b->flags & MEMLEAK_ALLOCATED)
+		memleak_block_list_add(ctx, b, start);
 }
 
 /*
@@ -307,7 +299,7 @@ static void collect_block(struct memleak_block *b, unsigned long start,
  */
 static bool refs_in_blocks(struct refs *r)
 {
-	struct block_list all = { { NULL, NULL, 0 }, false };
+	struct memleak_block_list all = { { NULL, NULL, 0 }, false };
 	struct memleak_queue_chunk *chunk;
 	struct memleak_queue_entry *e;
 	unsigned int i;

@@ -242,20 +242,12 @@ static void read_holder(const struct memleak_block *h, unsigned long start,
 	}
 }
 
-struct holder_list {
-	struct memleak_queue queue;
-	bool out_of_memory;
-};
-
 /* memleak_walk_blocks() visitor, memleak_lock held. */
 static void add_holder_candidate(struct memleak_block *b, unsigned long start,
 				 void *ctx)
 {
-	struct holder_list *l = ctx;
-
-	if (is_reachable(b) && !l->out_of_memory &&
-	    !memleak_queue_push(&l->queue, b, start))
-		l->out_of_memory = true;
+	if (is_reachable(b))
+		memleak_block_list_add(ctx, b, start);
 }
 
 static bool any_possibly_lost(void)
@@ -272,7 +264,7 @@ static bool any_possibly_lost(void)
  */
 static void find_holders(void)
 {
-	struct holder_list all = { { NULL, NULL, 0 }, false };
+	struct memleak_block_list all = { { NULL, NULL, 0 }, false };
 	struct memleak_queue_chunk *chunk;
 	struct memleak_queue_entry *h;
 	unsigned long flags;

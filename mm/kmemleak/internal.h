@@ -920,6 +920,24 @@ static inline bool memleak_queue_push(struct memleak_queue *q,
 }
 
 /*
+ * Blocks a walk of the index lists for a command to read afterwards, a
+ * window at a time ('memleak refs', the graph's holders): once a push
+ * fails the list is incomplete, and the command says so.
+ */
+struct memleak_block_list {
+	struct memleak_queue queue;
+	bool out_of_memory;
+};
+
+static inline void memleak_block_list_add(struct memleak_block_list *l,
+					  struct memleak_block *b,
+					  unsigned long start)
+{
+	if (!l->out_of_memory && !memleak_queue_push(&l->queue, b, start))
+		l->out_of_memory = true;
+}
+
+/*
  * Takes the first entry into *e; false when q is empty. With keep_last,
  * the last chunk, emptied, is kept and starts again (until
  * memleak_queue_empty()): the gray queue drains as fast as it fills
