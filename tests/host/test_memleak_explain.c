@@ -195,6 +195,58 @@ static void test_long_path(void **state)
 		untrack(chain[i]);
 }
 
+/*
+ * The collector's own allocations (its queues' chunks among them) are
+ * GFP_ATOMIC: while fail_atomic is set, the wrapper refuses them, as
+ * an exhausted allocator would. Linked with
+ * -Wl,--wrap=kmem_cache_alloc (tests/host/build.mk).
+ */
+static bool fail_atomic;
+
+void *__real_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp);
+
+void *__wrap_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
+{
+	if (fail_atomic && (gfp & __GFP_HIGH))
+		return NULL;
+	return __real_kmem_cache_alloc(c, gfp);
+}
+
+/*
+ * 'memleak refs' lists every block before it reads them: with more
+ * blocks than the spare chunks hold and no memory for another chunk,
+ * it still reads the roots, says its answer is partial and fails; the
+ * collector stays on and a scan runs again. The blocks are a chain
+ * from a root, so that the scan before the list needs no chunk of its
+ * own (no white block, a gray queue one block long).
+ */
+#define MANY_BLOCKS 2000
+
+static void test_refs_out_of_memory(void **state)
+{
+	static unsigned long *many[MANY_BLOCKS];
+	int status;
+
+	(void)state;
+	for (unsigned int i = 0; i < MANY_BLOCKS; i++)
+		many[i] = track(16, 1);
+	for (unsigned int i = 0; i + 1 < MANY_BLOCKS; i++)
+		many[i][1] = (unsigned long)many[i + 1];
+	roots[0] = (unsigned long)many[0];
+	fail_atomic = true;
+	status = run("refs", many[0]);
+	fail_atomic = false;
+	assert_int_equal(status, 1);
+	expect_line("memleak refs: out of memory for the list of blocks: "
+		    "only the roots were read");
+	expect_line("memleak refs: 1 pointer into block 0x%08lx: 1 in roots, "
+		    "0 in blocks", (unsigned long)many[0]);
+	assert_true(memleak.enabled);
+	assert_int_equal(memleak_scan(), 0);
+	for (unsigned int i = 0; i < MANY_BLOCKS; i++)
+		untrack(many[i]);
+}
+
 static void test_bad_input(void **state)
 {
 	void *p = track(24, 1);
@@ -222,6 +274,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_not_leak_root, memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_long_path, memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_refs_out_of_memory,
+						memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input, memleak_test_setup,
 						memleak_test_teardown),
