@@ -53,7 +53,8 @@ $(patsubst tests/bench/%.c,\%/bench/%,$(filter tests/bench/%,$(HOST_MEMLEAK_USER
 # it goes (tests/host/test_memleak_checksums.c).
 $(HOST_BUILD)/tests/test_memleak_checksums: HOST_LDFLAGS += \
 	-Wl,--wrap=alloc_pages -Wl,--wrap=__free_pages
-# The explain test refuses the collector's own allocations for a while
-# (tests/host/test_memleak_explain.c).
-$(HOST_BUILD)/tests/test_memleak_explain: HOST_LDFLAGS += \
+# The explain and graph tests refuse the collector's own allocations for
+# a while (tests/host/test_memleak_explain.c, test_memleak_graph.c).
+$(HOST_BUILD)/tests/test_memleak_explain \
+$(HOST_BUILD)/tests/test_memleak_graph: HOST_LDFLAGS += \
 	-Wl,--wrap=kmem_cache_alloc

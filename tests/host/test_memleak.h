@@ -44,6 +44,26 @@ static inline int memleak_test_setup(void **state)
 	return 0;
 }
 
+#ifdef MEMLEAK_TEST_FAIL_ATOMIC
+/*
+ * For a test that defines MEMLEAK_TEST_FAIL_ATOMIC and links with
+ * -Wl,--wrap=kmem_cache_alloc (tests/host/build.mk): the collector's
+ * own allocations (its queues' chunks among them) are GFP_ATOMIC, and
+ * while fail_atomic is set the wrapper refuses them, as an exhausted
+ * allocator would.
+ */
+static bool fail_atomic;
+
+void *__real_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp);
+
+void *__wrap_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
+{
+	if (fail_atomic && (gfp & __GFP_HIGH))
+		return NULL;
+	return __real_kmem_cache_alloc(c, gfp);
+}
+#endif
+
 /*
  * The collector disabled itself and said why (why is in the log): it is
  * turned back on, its log cleared, for the rest of the test.
@@ -85,6 +105,21 @@ static inline void *track(size_t size, int min_count)
 	return p;
 }
 
+/*
+ * n blocks of size bytes, each pointing to the next from its word 1 and
+ * the first from roots[0]: all reachable, and a scan's gray queue never
+ * holds more than one of them.
+ */
+static inline void track_chain(unsigned long **blocks, unsigned int n,
+			       size_t size)
+{
+	for (unsigned int i = 0; i < n; i++)
+		blocks[i] = track(size, 1);
+	for (unsigned int i = 0; i + 1 < n; i++)
+		blocks[i][1] = (unsigned long)blocks[i + 1];
+	roots[0] = (unsigned long)blocks[0];
+}
+
 struct flag_count {
 	unsigned int flags;	/* 0: every block */
 	unsigned long n;
@@ -112,6 +147,12 @@ static inline void untrack(void *p)
 {
 	memleak_free(p);
 	kfree(p);
+}
+
+static inline void untrack_all(unsigned long **blocks, unsigned int n)
+{
+	for (unsigned int i = 0; i < n; i++)
+		untrack(blocks[i]);
 }
 
 /* Blocks are old enough to be reported once a scan runs 2 s later. */

@@ -13,6 +13,7 @@
 #include <kernel/slab.h>
 #include <kernel/time.h>
 #include "../../mm/kmemleak/internal.h"
+#define MEMLEAK_TEST_FAIL_ATOMIC
 #include "test_memleak.h"
 
 #include <stdio.h>
@@ -174,11 +175,7 @@ static void test_long_path(void **state)
 	unsigned long *chain[40];
 
 	(void)state;
-	for (unsigned int i = 0; i < 40; i++)
-		chain[i] = track(16, 1);
-	for (unsigned int i = 0; i + 1 < 40; i++)
-		chain[i][1] = (unsigned long)chain[i + 1];
-	roots[0] = (unsigned long)chain[0];
+	track_chain(chain, 40, 16);
 	assert_int_equal(run("why", chain[39]), 0);
 	expect_line("a path of 40 pointers from a root");
 	expect_line("  root test roots: 0x%08lx\n"
@@ -191,25 +188,7 @@ static void test_long_path(void **state)
 		    (unsigned long)chain[38], sizeof(long),
 		    (unsigned long)chain[39]);
 	assert_int_equal(no_marks_left(), 0);
-	for (unsigned int i = 0; i < 40; i++)
-		untrack(chain[i]);
-}
-
-/*
- * The collector's own allocations (its queues' chunks among them) are
- * GFP_ATOMIC: while fail_atomic is set, the wrapper refuses them, as
- * an exhausted allocator would. Linked with
- * -Wl,--wrap=kmem_cache_alloc (tests/host/build.mk).
- */
-static bool fail_atomic;
-
-void *__real_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp);
-
-void *__wrap_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
-{
-	if (fail_atomic && (gfp & __GFP_HIGH))
-		return NULL;
-	return __real_kmem_cache_alloc(c, gfp);
+	untrack_all(chain, 40);
 }
 
 /*
@@ -228,11 +207,7 @@ static void test_refs_out_of_memory(void **state)
 	int status;
 
 	(void)state;
-	for (unsigned int i = 0; i < MANY_BLOCKS; i++)
-		many[i] = track(16, 1);
-	for (unsigned int i = 0; i + 1 < MANY_BLOCKS; i++)
-		many[i][1] = (unsigned long)many[i + 1];
-	roots[0] = (unsigned long)many[0];
+	track_chain(many, MANY_BLOCKS, 16);
 	fail_atomic = true;
 	status = run("refs", many[0]);
 	fail_atomic = false;
@@ -243,8 +218,7 @@ static void test_refs_out_of_memory(void **state)
 		    "0 in blocks", (unsigned long)many[0]);
 	assert_true(memleak.enabled);
 	assert_int_equal(memleak_scan(), 0);
-	for (unsigned int i = 0; i < MANY_BLOCKS; i++)
-		untrack(many[i]);
+	untrack_all(many, MANY_BLOCKS);
 }
 
 static void test_bad_input(void **state)

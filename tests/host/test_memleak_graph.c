@@ -11,6 +11,7 @@
 #include <kernel/slab.h>
 #include <kernel/time.h>
 #include "../../mm/kmemleak/internal.h"
+#define MEMLEAK_TEST_FAIL_ATOMIC
 #include "test_memleak.h"
 
 #include <stdio.h>
@@ -173,6 +174,40 @@ static void test_holder(void **state)
 	untrack(r);
 }
 
+/*
+ * The holders are looked for among every reachable block, listed
+ * first: with more of them than the spare chunks hold and no memory
+ * for another chunk, the graph is still drawn, and says, in the graph
+ * and in its closing line, that no holder could be looked for. The
+ * reachable blocks are a chain from a root, so that the scan before
+ * needs no chunk of its own.
+ */
+#define MANY_BLOCKS 2000
+
+static void test_holders_out_of_memory(void **state)
+{
+	static unsigned long *many[MANY_BLOCKS];
+	unsigned long *p = track(32, 1);
+	int status;
+
+	(void)state;
+	track_chain(many, MANY_BLOCKS, 16);
+	many[0][0] = (unsigned long)p + 8;	/* p: possibly lost */
+	fail_atomic = true;
+	status = run_graph();
+	fail_atomic = false;
+	assert_int_equal(status, 0);
+	expect_node(p, 32, "possibly lost");
+	expect_text("  // out of memory for the list of blocks: no reachable "
+		    "block pointing inside\n");
+	expect_text("memleak: graph of 1 suspects and 0 pointers (out of "
+		    "memory: no reachable block pointing inside)");
+	assert_true(memleak.enabled);
+	roots[0] = 0;
+	untrack(p);
+	untrack_all(many, MANY_BLOCKS);
+}
+
 static void test_bad_input(void **state)
 {
 	(void)state;
@@ -192,6 +227,8 @@ int main(void)
 						memleak_test_setup, memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_holder, memleak_test_setup,
 						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_holders_out_of_memory,
+						memleak_test_setup, memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input,
 						memleak_test_setup, memleak_test_teardown),
 	};
