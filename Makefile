@@ -250,6 +250,8 @@ include tests/host/build.mk
 
 HOST_LIB_OBJS := $(patsubst %.c,$(HOST_BUILD)/%.o,$(HOST_LIB_SRCS))
 HOST_TESTS := $(patsubst tests/host/%.c,$(HOST_BUILD)/tests/%,$(HOST_TEST_SRCS))
+HOST_TEST_OBJS := $(patsubst tests/host/%.c,$(HOST_BUILD)/tests/host/%.o,\
+	$(HOST_TEST_SRCS))
 
 $(HOST_BUILD)/libkhost.a: $(HOST_LIB_OBJS)
 	@echo "  AR      $@"
@@ -270,7 +272,11 @@ $(HOST_BUILD)/tests/%: $(HOST_BUILD)/tests/host/%.o $(HOST_BUILD)/libkhost.a \
 	$(Q)$(HOST_CC) $(HOST_LDFLAGS) -o $@ $< $(HOST_BUILD)/tests/libc_ref.o \
 		$(HOST_BUILD)/libkhost.a -lcmocka
 
--include $(HOST_LIB_OBJS:.o=.d)
+# The tests' own objects depend on headers too (test_memleak.h, the
+# collector's internal.h): kept, not deleted as intermediates, and their
+# .d files read, so that a header's change rebuilds them.
+.SECONDARY: $(HOST_TEST_OBJS)
+-include $(HOST_LIB_OBJS:.o=.d) $(HOST_TEST_OBJS:.o=.d)
 
 host-tests: check-tools $(HOST_TESTS)
 
