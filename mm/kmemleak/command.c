@@ -74,12 +74,33 @@ static void print_summary(void)
 		       memleak.nr_type_findings == 1 ? "s" : "");
 }
 
+void memleak_say_disabled(const char *cmd)
+{
+	printk("memleak%s%s: the collector is disabled (%s)\n",
+	       cmd ? " " : "", cmd ? cmd : "",
+	       memleak.disabled_why ? memleak.disabled_why : "not started");
+}
+
+int memleak_scan_and_claim(const char *cmd)
+{
+	for (int tries = 0; tries < 100; tries++) {
+		if (memleak_scan_wait()) {
+			memleak_say_disabled(cmd);
+			return -EBUSY;
+		}
+		if (memleak_claim_scan())
+			return 0;
+	}
+	printk("memleak %s: other scans keep running, try again\n", cmd);
+	return -EBUSY;
+}
+
 static int run_scan(void)
 {
 	int err = memleak_scan_wait();
 
 	if (err == -EBUSY)
-		printk("memleak: the collector is disabled\n");
+		memleak_say_disabled(NULL);
 	return err;
 }
 
@@ -198,7 +219,12 @@ static int cmd_stats(int argc, char **argv)
 {
 	(void)argc, (void)argv;
 	memleak_flush_pending();
-	printk("state:          %s\n", memleak.enabled ? "enabled" : "disabled");
+	if (memleak.enabled)
+		printk("state:          enabled\n");
+	else
+		printk("state:          disabled (%s)\n",
+		       memleak.disabled_why ? memleak.disabled_why :
+					      "not started");
 	printk("blocks tracked: %lu (%lu backtraces, %lu alias offsets)\n",
 	       memleak.nr_blocks, memleak.nr_traces, memleak.nr_aliases);
 	printk("index:          %lu bytes of slab records, %lu of page tables "

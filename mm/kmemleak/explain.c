@@ -166,24 +166,6 @@ static const char *verdict(const struct memleak_block *b)
 }
 
 /*
- * A fresh scan, then no other until memleak_release_scan(): a scan
- * already running when ours was refused is waited for and was fresh too.
- */
-static int scan_and_claim(const char *cmd)
-{
-	for (int tries = 0; tries < 100; tries++) {
-		if (memleak_scan_wait()) {
-			printk("memleak %s: the collector is disabled\n", cmd);
-			return -EBUSY;
-		}
-		if (memleak_claim_scan())
-			return 0;
-	}
-	printk("memleak %s: other scans keep running, try again\n", cmd);
-	return -EBUSY;
-}
-
-/*
  * The address asked about. Kept here, in noscan memory, while the scan
  * runs: a copy in a live frame of the command would be read as a
  * pointer to the very block asked about, and make it reachable.
@@ -214,7 +196,7 @@ static struct memleak_block *target_of(char **argv)
 		return NULL;
 	/* parse_addr()'s dead frame lies where the scan's callers go. */
 	task_wipe_dead_stack();
-	if (scan_and_claim(argv[0]))
+	if (memleak_scan_and_claim(argv[0]))
 		return NULL;
 	addr = READ_ONCE(asked_addr);
 	memleak_enter(&flags);

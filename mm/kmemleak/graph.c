@@ -345,29 +345,10 @@ static void print_graph(void)
 	printk("memleak: graph end\n");
 }
 
-/*
- * A fresh scan, then none other until memleak_release_scan(); when the
- * claim is refused, another scan (the thread's) was running and is
- * waited for: the scan after it is fresh too.
- */
-static bool scan_and_claim(void)
-{
-	for (int tries = 0; tries < 100; tries++) {
-		if (memleak_scan_wait()) {
-			printk("memleak graph: the collector is disabled\n");
-			return false;
-		}
-		if (memleak_claim_scan())
-			return true;
-	}
-	printk("memleak graph: other scans keep running, try again\n");
-	return false;
-}
-
 static int cmd_graph(int argc, char **argv)
 {
 	(void)argc, (void)argv;
-	if (!scan_and_claim())
+	if (memleak_scan_and_claim("graph"))
 		return 1;
 	nr_nodes = nr_edges = 0;
 	nodes_left_out = edges_left_out = 0;

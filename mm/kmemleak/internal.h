@@ -442,6 +442,7 @@ extern const char *const memleak_phase_names[MEMLEAK_NR_PHASES];
 
 struct memleak_state {
 	bool enabled;		/* tracking and scanning work */
+	const char *disabled_why;	/* memleak_disable()'s first reason */
 	bool initialized;	/* past memleak_init(): no more early log */
 	bool tracking;		/* both: the hooks' fast paths may run */
 	bool stack_scan;	/* scan thread stacks as roots */
@@ -877,6 +878,16 @@ void memleak_walk_blocks(memleak_visit_fn *visit,
  */
 bool memleak_claim_scan(void);
 void memleak_release_scan(void);
+/*
+ * command.c, for the subcommands that read the last scan's colours: a
+ * fresh scan, then none other until memleak_release_scan() (a scan
+ * running when the claim was refused is waited for: it was fresh too);
+ * -EBUSY, said as 'memleak CMD: ...', when the collector is disabled
+ * or other scans keep running.
+ */
+int memleak_scan_and_claim(const char *cmd);
+/* "memleak[ CMD]: the collector is disabled (why)". */
+void memleak_say_disabled(const char *cmd);
 void memleak_walk_roots(void (*visit)(unsigned long start, unsigned long end,
 				      const char *root, void *ctx),
 			void *ctx, unsigned long floor);

@@ -42,20 +42,19 @@ struct memleak_state memleak = {
 };
 DEFINE_SPINLOCK(memleak_lock);
 
-static bool disable_reported;
-
 /*
  * Any internal failure ends up here: the collector stops tracking and
- * says why, once; the kernel goes on. Called with memleak_lock held or
- * before the collector is up.
+ * says why, once, and keeps the reason for whoever asks later ('memleak
+ * stats', a command refused); the kernel goes on. Called with
+ * memleak_lock held or before the collector is up.
  */
 void memleak_disable(const char *why)
 {
 	memleak.enabled = false;
 	memleak_set_tracking(false);
-	if (disable_reported)
+	if (memleak.disabled_why)
 		return;
-	disable_reported = true;
+	memleak.disabled_why = why;
 	printk("memleak: disabled: %s\n", why);
 }
 

@@ -53,8 +53,9 @@ $(patsubst tests/bench/%.c,\%/bench/%,$(filter tests/bench/%,$(HOST_MEMLEAK_USER
 # it goes (tests/host/test_memleak_checksums.c).
 $(HOST_BUILD)/tests/test_memleak_checksums: HOST_LDFLAGS += \
 	-Wl,--wrap=alloc_pages -Wl,--wrap=__free_pages
-# The explain and graph tests refuse the collector's own allocations for
-# a while (tests/host/test_memleak_explain.c, test_memleak_graph.c).
+# These tests refuse the collector's own allocations for a while
+# (MEMLEAK_TEST_FAIL_ATOMIC in tests/host/test_memleak.h).
 $(HOST_BUILD)/tests/test_memleak_explain \
-$(HOST_BUILD)/tests/test_memleak_graph: HOST_LDFLAGS += \
+$(HOST_BUILD)/tests/test_memleak_graph \
+$(HOST_BUILD)/tests/test_memleak_oom: HOST_LDFLAGS += \
 	-Wl,--wrap=kmem_cache_alloc

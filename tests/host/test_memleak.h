@@ -65,14 +65,17 @@ void *__wrap_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 #endif
 
 /*
- * The collector disabled itself and said why (why is in the log): it is
- * turned back on, its log cleared, for the rest of the test.
+ * The collector disabled itself and said why (why is in the log; a
+ * reason is kept for 'memleak stats'): it is turned back on, its log
+ * cleared and its reason forgotten, for the rest of the test.
  */
 static inline void expect_disabled(const char *why)
 {
 	assert_non_null(strstr(host_log(), why));
 	assert_false(memleak.enabled);
+	assert_non_null(memleak.disabled_why);
 	memleak.enabled = true;
+	memleak.disabled_why = NULL;
 	memleak_set_tracking(true);
 	host_log_clear();
 }
