@@ -228,7 +228,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_holder, memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_holders_out_of_memory,
-						memleak_test_setup, memleak_test_teardown),
+						memleak_test_setup,
+						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_input,
 						memleak_test_setup, memleak_test_teardown),
 	};
