@@ -442,13 +442,13 @@ extern const char *const memleak_phase_names[MEMLEAK_NR_PHASES];
 
 struct memleak_state {
 	bool enabled;		/* tracking and scanning work */
-	const char *disabled_why;	/* memleak_disable()'s first reason */
 	bool initialized;	/* past memleak_init(): no more early log */
 	bool tracking;		/* both: the hooks' fast paths may run */
 	bool stack_scan;	/* scan thread stacks as roots */
 	bool interior;		/* any interior pointer counts (else: aliases) */
 	bool marking;		/* a scan is past step 1: new blocks are NEW */
 	bool confirming;	/* the world is stopped for step 5 */
+	const char *disabled_why;	/* memleak_disable()'s first reason */
 	unsigned long min_age_jiffies;
 	/*
 	 * Bounds of every block tracked so far, to pass over most words
