@@ -50,16 +50,20 @@ static inline int memleak_test_setup(void **state)
  * -Wl,--wrap=kmem_cache_alloc (tests/host/build.mk): the collector's
  * own allocations (its queues' chunks among them) are GFP_ATOMIC, and
  * while fail_atomic is set the wrapper refuses them, as an exhausted
- * allocator would.
+ * allocator would, once atomic_granted more have been given.
  */
 static bool fail_atomic;
+static unsigned long atomic_granted;
 
 void *__real_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp);
 
 void *__wrap_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 {
-	if (fail_atomic && (gfp & __GFP_HIGH))
-		return NULL;
+	if (fail_atomic && (gfp & __GFP_HIGH)) {
+		if (!atomic_granted)
+			return NULL;
+		atomic_granted--;
+	}
 	return __real_kmem_cache_alloc(c, gfp);
 }
 #endif

@@ -83,6 +83,61 @@ static void test_white_list(void **state)
 	untrack_all(many, MANY_BLOCKS);
 }
 
+/*
+ * Every point of failure in turn: a scan whose collector allocations
+ * after the first n are refused, for n = 0, 1, ... until one scan needs
+ * no more than it was given. Each scan either finds exactly the
+ * unreferenced blocks or disables the collector; either way no
+ * reachable block is ever a suspect.
+ */
+#define REACHABLE (MANY_BLOCKS / 2)
+
+static unsigned long reachable_suspects(void)
+{
+	unsigned long n = 0;
+
+	for (unsigned int i = 0; i < REACHABLE; i++)
+		n += is_suspect(many[i]);
+	return n;
+}
+
+static void test_every_failure_point(void **state)
+{
+	unsigned long granted = 0, disabled = 0;
+	bool done = false;
+
+	(void)state;
+	track_chain(many, REACHABLE, 16);
+	for (unsigned int i = REACHABLE; i < MANY_BLOCKS; i++)
+		many[i] = track(16, 1);
+	while (!done) {
+		jiffies += 2 * HZ;
+		atomic_granted = granted;
+		fail_atomic = true;
+		memleak_scan();
+		fail_atomic = false;
+		done = atomic_granted > 0;	/* needed fewer than given */
+		assert_int_equal(host_irqs_off, 0);
+		assert_int_equal(reachable_suspects(), 0);
+		if (memleak.enabled) {
+			assert_int_equal(count_suspects(),
+					 MANY_BLOCKS - REACHABLE);
+		} else {
+			disabled++;
+			memleak.enabled = true;
+			memleak.disabled_why = NULL;
+			memleak_set_tracking(true);
+		}
+		granted++;
+	}
+	/* Some failures were met on the way, and the last scan was whole. */
+	assert_true(disabled > 0);
+	assert_true(memleak.enabled);
+	host_log_clear();
+	roots[0] = 0;
+	untrack_all(many, MANY_BLOCKS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -90,6 +145,9 @@ int main(void)
 						memleak_test_setup,
 						memleak_test_teardown),
 		cmocka_unit_test_setup_teardown(test_white_list,
+						memleak_test_setup,
+						memleak_test_teardown),
+		cmocka_unit_test_setup_teardown(test_every_failure_point,
 						memleak_test_setup,
 						memleak_test_teardown),
 	};
