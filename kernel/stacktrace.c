@@ -88,14 +88,13 @@ walk(unsigned long fp, unsigned long low, unsigned long high,
 		return 0;
 	while (n < max) {
 		const unsigned long *words = (const unsigned long *)fp;
-		unsigned long caller_fp = words[layout.saved_fp];
 		struct stack_frame caller = {
 			.pc = words[layout.return_address],
-			.fp = caller_fp,
+			.fp = words[layout.saved_fp],
 		};
 
 		/* 0 ends the chain; anything else must lie strictly higher. */
-		if (caller.pc == 0 || caller_fp - 1 < fp)
+		if (caller.pc == 0 || caller.fp - 1 < fp)
 			break;
 		if (as_chain)
 			chain[n] = (struct chain_record){ fp, caller.pc };
@@ -103,9 +102,9 @@ walk(unsigned long fp, unsigned long low, unsigned long high,
 			entries[n] = stack_call_address(&caller);
 		n++;
 		/* Above fp, so inside unless past top (or 0, which wraps). */
-		if (caller_fp - 1 >= top || caller_fp % word)
+		if (caller.fp - 1 >= top || caller.fp % word)
 			break;
-		fp = caller_fp;
+		fp = caller.fp;
 	}
 	return n;
 }

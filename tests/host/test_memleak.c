@@ -45,11 +45,6 @@ static void set_word(void *block, unsigned int index, const void *value)
 	((unsigned long *)block)[index] = (unsigned long)value;
 }
 
-static unsigned long count_suspects(void)
-{
-	return count_blocks_flagged(MEMLEAK_SUSPECT);
-}
-
 /*
  * Scans, then checks that the suspects are exactly the n blocks given
  * (a NULL-terminated list) and that the scan's counters agree.

@@ -69,18 +69,27 @@ void *__wrap_kmem_cache_alloc(struct kmem_cache *c, unsigned int gfp)
 #endif
 
 /*
+ * The collector, disabled, turned back on for the rest of the test (as
+ * only a test does), its reason forgotten.
+ */
+static inline void turn_collector_on_again(void)
+{
+	memleak.enabled = true;
+	memleak.disabled_why = NULL;
+	memleak_set_tracking(true);
+}
+
+/*
  * The collector disabled itself and said why (why is in the log; a
- * reason is kept for 'memleak stats'): it is turned back on, its log
- * cleared and its reason forgotten, for the rest of the test.
+ * reason is kept for 'memleak stats'): it is turned back on and its log
+ * cleared.
  */
 static inline void expect_disabled(const char *why)
 {
 	assert_non_null(strstr(host_log(), why));
 	assert_false(memleak.enabled);
 	assert_non_null(memleak.disabled_why);
-	memleak.enabled = true;
-	memleak.disabled_why = NULL;
-	memleak_set_tracking(true);
+	turn_collector_on_again();
 	host_log_clear();
 }
 
@@ -154,6 +163,11 @@ static inline void untrack(void *p)
 {
 	memleak_free(p);
 	kfree(p);
+}
+
+static inline unsigned long count_suspects(void)
+{
+	return count_blocks_flagged(MEMLEAK_SUSPECT);
 }
 
 static inline void untrack_all(unsigned long **blocks, unsigned int n)
